@@ -1,0 +1,175 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every setting Vigil understands is declared here, parsed once,
+ * and frozen. The README's configuration table lists the same names, defaults and meanings.
+ */
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+      error: 'must be one of true/false/1/0/yes/no/on/off',
+    })
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes' || v === 'on');
+
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` })
+    .default(fallback);
+
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+const settingsSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
+    PORT: int(4000, 0, 65535),
+    DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      error: 'must be a postgres:// or postgresql:// URL',
+    }),
+    DATA_DIR: z.string().trim().min(1).default('.data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: bool(false),
+    SHUTDOWN_TIMEOUT_MS: int(10_000, 100, 300_000),
+
+    RATE_LIMIT_MAX: int(300, 1, 1_000_000),
+    RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
+
+    SESSION_DEFAULT_TTL_HOURS: int(24, 1, 8_760),
+    SESSION_MAX_TTL_HOURS: int(168, 1, 8_760),
+    SESSION_CLEANUP_INTERVAL_MINUTES: int(60, 1, 1_440),
+    SESSION_RETENTION_DAYS: int(30, 1, 3_650),
+    SESSION_MAX_QUERIES_PER_SESSION: int(1000, 1, 1_000_000),
+    SESSION_ENABLE_ANALYTICS: bool(true),
+
+    SMTP_HOST: optionalString,
+    SMTP_PORT: int(587, 1, 65535),
+    SMTP_USER: optionalString,
+    SMTP_PASSWORD: optionalString,
+    SMTP_FROM_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
+    CHAT_BOT_TOKEN: optionalString,
+  })
+  .superRefine((s, ctx) => {
+    if (s.SESSION_DEFAULT_TTL_HOURS > s.SESSION_MAX_TTL_HOURS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_DEFAULT_TTL_HOURS'],
+        message: `must not exceed SESSION_MAX_TTL_HOURS (${s.SESSION_MAX_TTL_HOURS})`,
+      });
+    }
+    if (s.SMTP_USER && !s.SMTP_PASSWORD) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_PASSWORD'], message: 'is required when SMTP_USER is set' });
+    }
+  });
+
+type RawSettings = z.output<typeof settingsSchema>;
+
+export interface Config {
+  readonly env: RawSettings['NODE_ENV'];
+  readonly host: string;
+  readonly port: number;
+  readonly logLevel: RawSettings['LOG_LEVEL'];
+  readonly trustProxy: boolean;
+  readonly shutdownTimeoutMs: number;
+  readonly database: { readonly url: string | undefined; readonly dataDir: string };
+  readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
+  readonly sessions: {
+    readonly defaultTtlHours: number;
+    readonly maxTtlHours: number;
+    readonly cleanupIntervalMinutes: number;
+    readonly retentionDays: number;
+    readonly maxQueriesPerSession: number;
+    readonly enableAnalytics: boolean;
+  };
+  readonly smtp: {
+    readonly host: string | undefined;
+    readonly port: number;
+    readonly user: string | undefined;
+    readonly password: string | undefined;
+    readonly fromEmail: string | undefined;
+  };
+  readonly chat: { readonly botToken: string | undefined };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads `.env` (if present); variables already in the environment win over the file. */
+export function readEnvFile(path = resolve(process.cwd(), '.env')): Record<string, string> {
+  if (!existsSync(path)) return {};
+  return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const known = Object.keys(settingsSchema.shape);
+  const input = Object.fromEntries(known.map((k) => [k, env[k]]).filter(([, v]) => v !== undefined));
+  const parsed = settingsSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.') || '(settings)';
+        const given = env[name];
+        return `${name}: ${issue.message}${given !== undefined ? ` (got ${JSON.stringify(redact(name, given))})` : ''}`;
+      }),
+    );
+  }
+  const s = parsed.data;
+  return deepFreeze({
+    env: s.NODE_ENV,
+    host: s.HOST,
+    port: s.PORT,
+    logLevel: s.LOG_LEVEL,
+    trustProxy: s.TRUST_PROXY,
+    shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
+    database: { url: s.DATABASE_URL, dataDir: resolve(s.DATA_DIR) },
+    rateLimit: { max: s.RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
+    sessions: {
+      defaultTtlHours: s.SESSION_DEFAULT_TTL_HOURS,
+      maxTtlHours: s.SESSION_MAX_TTL_HOURS,
+      cleanupIntervalMinutes: s.SESSION_CLEANUP_INTERVAL_MINUTES,
+      retentionDays: s.SESSION_RETENTION_DAYS,
+      maxQueriesPerSession: s.SESSION_MAX_QUERIES_PER_SESSION,
+      enableAnalytics: s.SESSION_ENABLE_ANALYTICS,
+    },
+    smtp: {
+      host: s.SMTP_HOST,
+      port: s.SMTP_PORT,
+      user: s.SMTP_USER,
+      password: s.SMTP_PASSWORD,
+      fromEmail: s.SMTP_FROM_EMAIL,
+    },
+    chat: { botToken: s.CHAT_BOT_TOKEN },
+  });
+}
+
+/** Process environment over `.env`; throws ConfigError listing every problem. */
+export function loadConfig(): Config {
+  return parseConfig({ ...readEnvFile(), ...process.env });
+}
+
+function redact(name: string, value: string): string {
+  return /PASSWORD|TOKEN|SECRET|KEY/.test(name) || name === 'DATABASE_URL' ? '<redacted>' : value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

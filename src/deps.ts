@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.ts';
+import { type Clock, systemClock } from './platform/clock.ts';
+import { type DatabaseHandle, openDatabase, pgliteDirFor } from './platform/db/database.ts';
+import { runMigrations } from './platform/db/migrate.ts';
+import { Jobs, type JobsOptions } from './platform/jobs/jobs.ts';
+import { createLogger, type Logger } from './platform/observability/logger.ts';
+import { createMetrics, type Metrics } from './platform/observability/metrics.ts';
+import { createAppPubSub, type PubSub } from './platform/pubsub.ts';
+import { ServerInfoService } from './platform/server-info/server-info.service.ts';
+import { VERSION } from './platform/version.ts';
+
+/** Everything the app needs, created once by the composition root and passed down as plain values. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly metrics: Metrics;
+  readonly database: DatabaseHandle;
+  readonly jobs: Jobs;
+  readonly pubsub: PubSub;
+  readonly serverInfo: ServerInfoService;
+}
+
+export interface DepsOverrides {
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  readonly jobs?: Partial<Omit<JobsOptions, 'logger'>>;
+}
+
+/** Opens the database (migrating it) and wires every service. Starts nothing that runs by itself. */
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<AppDeps> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const clock = overrides.clock ?? systemClock;
+  const database = await openDatabase({
+    url: config.database.url,
+    pgliteDir: pgliteDirFor(config.database.dataDir),
+    logger,
+  });
+  try {
+    await runMigrations(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return {
+    config,
+    logger,
+    clock,
+    metrics: createMetrics(),
+    database,
+    jobs: new Jobs(database, { ...overrides.jobs, logger }),
+    pubsub: createAppPubSub(),
+    serverInfo: new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID()),
+  };
+}

@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isAppError } from '../errors.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { errorBody, errorResponse, json } from './responses.ts';
+import { PathTable } from './router.ts';
+
+/** What the Node adapter hands every request; absent when a test calls `app.fetch` in-process. */
+export interface ServerContext {
+  readonly req?: IncomingMessage;
+  readonly res?: ServerResponse;
+}
+
+export interface RouteContext {
+  readonly params: Readonly<Record<string, string>>;
+  readonly template: string;
+  readonly server: ServerContext;
+}
+
+export type RouteHandler = (request: Request, context: RouteContext) => Response | Promise<Response>;
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+const UNMATCHED = '<unmatched>';
+
+/**
+ * Method + path-template routing for every HTTP surface, with one place that records request
+ * metrics (by template) and turns thrown errors into responses: domain errors keep their status
+ * and code, anything else is logged and answered with a bare 500.
+ */
+export class HttpRoutes {
+  readonly #table = new PathTable<Map<string, RouteHandler>>();
+  readonly #byTemplate = new Map<string, Map<string, RouteHandler>>();
+
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly logger: Logger,
+  ) {}
+
+  add(methods: Method | readonly Method[], template: string, handler: RouteHandler): this {
+    let byMethod = this.#byTemplate.get(template);
+    if (!byMethod) {
+      byMethod = new Map();
+      this.#byTemplate.set(template, byMethod);
+      this.#table.add(template, byMethod);
+    }
+    for (const method of typeof methods === 'string' ? [methods] : methods) {
+      if (byMethod.has(method)) throw new Error(`duplicate route ${method} ${template}`);
+      byMethod.set(method, handler);
+    }
+    return this;
+  }
+
+  async dispatch(request: Request, server: ServerContext): Promise<Response> {
+    const started = performance.now();
+    const method = request.method.toUpperCase();
+    const { pathname } = new URL(request.url);
+    let template = UNMATCHED;
+    let response: Response;
+    try {
+      const matches = this.#table.matchAll(pathname);
+      const hit = matches.find((m) => m.value.has(method) || (method === 'HEAD' && m.value.has('GET')));
+      if (hit) {
+        template = hit.template;
+        const handler = (hit.value.get(method) ?? hit.value.get('GET'))!;
+        response = await handler(request, { params: hit.params, template, server });
+      } else if (matches.length > 0) {
+        template = matches[0]!.template;
+        const allow = [...new Set(matches.flatMap((m) => [...m.value.keys()]))].join(', ');
+        response = json(errorBody('METHOD_NOT_ALLOWED', `${method} is not allowed on ${pathname}`), 405, {
+          allow,
+        });
+      } else {
+        response = json(errorBody('NOT_FOUND', `no route for ${method} ${pathname}`), 404);
+      }
+    } catch (error) {
+      if (isAppError(error)) {
+        response = errorResponse(error);
+      } else {
+        this.logger.error({ err: error, method, route: template }, 'unhandled error in HTTP route');
+        response = json(errorBody('INTERNAL', 'internal server error'), 500);
+      }
+    }
+    const labels = { method, route: template, status: String(response.status) };
+    this.metrics.httpRequests.inc(labels);
+    this.metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+    return response;
+  }
+}

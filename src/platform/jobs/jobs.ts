@@ -1,0 +1,193 @@
+import PgBoss from 'pg-boss';
+import type { z } from 'zod';
+import type { DatabaseHandle, Executor } from '../db/database.ts';
+import type { Logger } from '../observability/logger.ts';
+import { pgliteBossDb, transactionBossDb } from './executors.ts';
+import { InvalidJobPayloadError, type JobData, type JobDefinition, type JobInput } from './job.ts';
+
+export interface JobsOptions {
+  /** Postgres schema that holds pg-boss's tables. */
+  readonly schema?: string;
+  /** How often the cron monitor looks for due schedules (pg-boss default 30 s; 1..45). */
+  readonly cronMonitorIntervalSeconds?: number;
+  /** How often due schedules are turned into jobs (pg-boss default 5 s). */
+  readonly cronWorkerIntervalSeconds?: number;
+  readonly logger: Logger;
+}
+
+export interface SendOptions {
+  /** Enqueue inside this transaction: the job exists only if the transaction commits. */
+  readonly tx?: Executor;
+  readonly startAfter?: Date | number;
+  readonly singletonKey?: string;
+  readonly singletonSeconds?: number;
+  readonly id?: string;
+}
+
+export interface WorkOptions {
+  /** Parallel workers for this queue in this process. */
+  readonly concurrency?: number;
+  readonly pollingIntervalSeconds?: number;
+}
+
+export interface JobContext {
+  readonly id: string;
+  readonly name: string;
+}
+
+export type JobHandler<J extends JobDefinition> = (data: JobData<J>, job: JobContext) => Promise<unknown>;
+
+/**
+ * The typed job kit over pg-boss: payloads are validated when sent and again when run (a job may
+ * outlive the code that enqueued it), queues are created on first use, and cron only enqueues.
+ */
+export class Jobs {
+  readonly #boss: PgBoss;
+  readonly #logger: Logger;
+  readonly #queues = new Map<string, Promise<void>>();
+  #state: 'created' | 'started' | 'stopping' | 'stopped' = 'created';
+
+  constructor(handle: DatabaseHandle, options: JobsOptions) {
+    // pg-boss asserts on keys that are present but undefined, so only set what was given.
+    const common: PgBoss.ConstructorOptions = { schema: options.schema ?? 'pgboss' };
+    if (options.cronMonitorIntervalSeconds !== undefined) {
+      common.cronMonitorIntervalSeconds = options.cronMonitorIntervalSeconds;
+    }
+    if (options.cronWorkerIntervalSeconds !== undefined) {
+      common.cronWorkerIntervalSeconds = options.cronWorkerIntervalSeconds;
+    }
+    this.#boss =
+      handle.mode === 'postgres'
+        ? new PgBoss({ ...common, connectionString: handle.url, max: 4, application_name: 'vigil-jobs' })
+        : new PgBoss({ ...common, db: pgliteBossDb(handle.pglite) });
+    this.#logger = options.logger.child({ component: 'jobs' });
+    this.#boss.on('error', (error) => this.#logger.warn({ err: error }, 'job engine error'));
+  }
+
+  get state() {
+    return this.#state;
+  }
+
+  async start(): Promise<void> {
+    await this.#boss.start();
+    this.#state = 'started';
+  }
+
+  /** Round trip through the job engine's own connection (its pool on Postgres). */
+  async ping(): Promise<void> {
+    if (this.#state !== 'started') throw new Error(`job engine is ${this.#state}`);
+    await this.#boss.getDb().executeSql('select 1', []);
+  }
+
+  async send<J extends JobDefinition>(
+    job: J,
+    input: JobInput<J>,
+    options: SendOptions = {},
+  ): Promise<string | null> {
+    const data = parsePayload(job, input);
+    await this.#ensureQueue(job);
+    const { tx, startAfter, ...rest } = options;
+    return this.#boss.send(job.name, data as object, {
+      ...sendDefaults(job),
+      ...rest,
+      ...(startAfter !== undefined ? { startAfter } : {}),
+      ...(tx ? { db: transactionBossDb(tx) } : {}),
+    });
+  }
+
+  async work<J extends JobDefinition>(
+    job: J,
+    handler: JobHandler<J>,
+    options: WorkOptions = {},
+  ): Promise<void> {
+    await this.#ensureQueue(job);
+    const workers = Math.max(1, options.concurrency ?? 1);
+    for (let i = 0; i < workers; i++) {
+      await this.#boss.work<unknown>(
+        job.name,
+        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        async ([raw]) => {
+          if (!raw) return;
+          const data = parsePayload(job, raw.data);
+          return handler(data as JobData<J>, { id: raw.id, name: raw.name });
+        },
+      );
+    }
+  }
+
+  /** Registers (or replaces) a cron schedule; when due it enqueues `data` as a job. */
+  async schedule<J extends JobDefinition>(
+    job: J,
+    cron: string,
+    input: JobInput<J>,
+    tz = 'UTC',
+  ): Promise<void> {
+    const data = parsePayload(job, input);
+    await this.#ensureQueue(job);
+    await this.#boss.schedule(job.name, cron, data as object, { ...sendDefaults(job), tz });
+  }
+
+  async unschedule(job: JobDefinition): Promise<void> {
+    await this.#boss.unschedule(job.name);
+  }
+
+  async queueSize(job: JobDefinition): Promise<number> {
+    await this.#ensureQueue(job);
+    return this.#boss.getQueueSize(job.name);
+  }
+
+  /** Stops fetching, waits up to `timeoutMs` for running handlers, then releases connections. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (this.#state !== 'started') {
+      this.#state = 'stopped';
+      return;
+    }
+    this.#state = 'stopping';
+    await this.#boss.stop({ graceful: true, wait: true, close: true, timeout: timeoutMs });
+    this.#state = 'stopped';
+  }
+
+  #ensureQueue(job: JobDefinition): Promise<void> {
+    let pending = this.#queues.get(job.name);
+    if (!pending) {
+      const o = job.options ?? {};
+      pending = this.#boss
+        .createQueue(job.name, {
+          name: job.name,
+          policy: o.policy ?? 'standard',
+          ...(o.retryLimit !== undefined ? { retryLimit: o.retryLimit } : {}),
+          ...(o.retryDelaySeconds !== undefined ? { retryDelay: o.retryDelaySeconds } : {}),
+          ...(o.retryBackoff !== undefined ? { retryBackoff: o.retryBackoff } : {}),
+          ...(o.expireInSeconds !== undefined ? { expireInSeconds: o.expireInSeconds } : {}),
+        })
+        .catch((error: unknown) => {
+          this.#queues.delete(job.name);
+          throw error;
+        });
+      this.#queues.set(job.name, pending);
+    }
+    return pending;
+  }
+}
+
+function parsePayload<J extends JobDefinition>(job: J, input: unknown): z.output<J['schema']> {
+  const result = job.schema.safeParse(input);
+  if (!result.success) {
+    throw new InvalidJobPayloadError(
+      job.name,
+      result.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`),
+    );
+  }
+  return result.data as z.output<J['schema']>;
+}
+
+function sendDefaults(job: JobDefinition): PgBoss.SendOptions {
+  const o = job.options ?? {};
+  return {
+    ...(o.retryLimit !== undefined ? { retryLimit: o.retryLimit } : {}),
+    ...(o.retryDelaySeconds !== undefined ? { retryDelay: o.retryDelaySeconds } : {}),
+    ...(o.retryBackoff !== undefined ? { retryBackoff: o.retryBackoff } : {}),
+    ...(o.expireInSeconds !== undefined ? { expireInSeconds: o.expireInSeconds } : {}),
+    ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
+  };
+}
