@@ -30,48 +30,56 @@ const optionalString = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
+const baseShape = {
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  PORT: int(4000, 0, 65535),
+  DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    error: 'must be a postgres:// or postgresql:// URL',
+  }),
+  DATA_DIR: z.string().trim().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool(false),
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 100, 300_000),
+
+  RATE_LIMIT_MAX: int(300, 1, 1_000_000),
+  RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
+
+  SESSION_DEFAULT_TTL_HOURS: int(24, 1, 8_760),
+  SESSION_MAX_TTL_HOURS: int(168, 1, 8_760),
+  SESSION_CLEANUP_INTERVAL_MINUTES: int(60, 1, 1_440),
+  SESSION_RETENTION_DAYS: int(30, 1, 3_650),
+  SESSION_MAX_QUERIES_PER_SESSION: int(1000, 1, 1_000_000),
+  SESSION_ENABLE_ANALYTICS: bool(true),
+
+  SMTP_HOST: optionalString,
+  SMTP_PORT: int(587, 1, 65535),
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  SMTP_FROM_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
+  CHAT_BOT_TOKEN: optionalString,
+};
+
 const settingsSchema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().trim().min(1).default('127.0.0.1'),
-    PORT: int(4000, 0, 65535),
-    DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-      error: 'must be a postgres:// or postgresql:// URL',
-    }),
-    DATA_DIR: z.string().trim().min(1).default('.data'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: bool(false),
-    SHUTDOWN_TIMEOUT_MS: int(10_000, 100, 300_000),
-
-    RATE_LIMIT_MAX: int(300, 1, 1_000_000),
-    RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
-
-    SESSION_DEFAULT_TTL_HOURS: int(24, 1, 8_760),
-    SESSION_MAX_TTL_HOURS: int(168, 1, 8_760),
-    SESSION_CLEANUP_INTERVAL_MINUTES: int(60, 1, 1_440),
-    SESSION_RETENTION_DAYS: int(30, 1, 3_650),
-    SESSION_MAX_QUERIES_PER_SESSION: int(1000, 1, 1_000_000),
-    SESSION_ENABLE_ANALYTICS: bool(true),
-
-    SMTP_HOST: optionalString,
-    SMTP_PORT: int(587, 1, 65535),
-    SMTP_USER: optionalString,
-    SMTP_PASSWORD: optionalString,
-    SMTP_FROM_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
-    CHAT_BOT_TOKEN: optionalString,
+  .object(baseShape)
+  // Cross-setting checks run even when other settings are invalid (`when`), so one run lists everything.
+  .refine((s) => s.SESSION_DEFAULT_TTL_HOURS <= s.SESSION_MAX_TTL_HOURS, {
+    path: ['SESSION_DEFAULT_TTL_HOURS'],
+    message: 'must not exceed SESSION_MAX_TTL_HOURS',
+    when: (payload) => fieldsValid(payload.value, ['SESSION_DEFAULT_TTL_HOURS', 'SESSION_MAX_TTL_HOURS']),
   })
-  .superRefine((s, ctx) => {
-    if (s.SESSION_DEFAULT_TTL_HOURS > s.SESSION_MAX_TTL_HOURS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SESSION_DEFAULT_TTL_HOURS'],
-        message: `must not exceed SESSION_MAX_TTL_HOURS (${s.SESSION_MAX_TTL_HOURS})`,
-      });
-    }
-    if (s.SMTP_USER && !s.SMTP_PASSWORD) {
-      ctx.addIssue({ code: 'custom', path: ['SMTP_PASSWORD'], message: 'is required when SMTP_USER is set' });
-    }
+  .refine((s) => !s.SMTP_USER || s.SMTP_PASSWORD, {
+    path: ['SMTP_PASSWORD'],
+    message: 'is required when SMTP_USER is set',
+    when: (payload) => fieldsValid(payload.value, ['SMTP_USER', 'SMTP_PASSWORD']),
   });
+
+function fieldsValid(value: unknown, keys: Array<keyof typeof baseShape>): boolean {
+  const picked = Object.fromEntries(keys.map((k) => [k, true])) as Partial<
+    Record<keyof typeof baseShape, true>
+  >;
+  return z.object(baseShape).pick(picked).safeParse(value).success;
+}
 
 type RawSettings = z.output<typeof settingsSchema>;
 
@@ -116,7 +124,7 @@ export function readEnvFile(path = resolve(process.cwd(), '.env')): Record<strin
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const known = Object.keys(settingsSchema.shape);
+  const known = Object.keys(baseShape);
   const input = Object.fromEntries(known.map((k) => [k, env[k]]).filter(([, v]) => v !== undefined));
   const parsed = settingsSchema.safeParse(input);
   if (!parsed.success) {

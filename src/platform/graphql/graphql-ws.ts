@@ -28,7 +28,7 @@ export function serveGraphqlWs(yoga: GraphQLServer, wss: WebSocketServer) {
         try {
           document = parse(payload.query);
         } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+          return [isGraphQLError(error) ? error : new GraphQLError(String(error))];
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
@@ -57,7 +57,12 @@ async function runGuarded(
   try {
     return (await run(args)) as ExecutionResult | AsyncIterable<ExecutionResult>;
   } catch (error) {
-    if (error instanceof GraphQLError) return { errors: [error] };
+    if (isGraphQLError(error)) return { errors: [error] };
     throw error;
   }
+}
+
+/** By name, not instanceof: graphql ships CJS and ESM builds and either may have made the error. */
+function isGraphQLError(error: unknown): error is GraphQLError {
+  return error instanceof Error && error.name === 'GraphQLError';
 }

@@ -54,7 +54,7 @@ export function rateLimitPlugin(options: RateLimitOptions, store = new SlidingWi
     configByField: [
       {
         type: '{Query,Mutation}',
-        field: '[!_]*',
+        field: '!__*',
         max: options.max,
         window: `${options.windowSeconds}s`,
         uncountRejected: true,

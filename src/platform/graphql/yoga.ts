@@ -1,5 +1,10 @@
-import { GraphQLError } from 'graphql';
-import { createYoga, maskError as defaultMaskError, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import {
+  createGraphQLError,
+  createYoga,
+  maskError as defaultMaskError,
+  type YogaServerInstance,
+} from 'graphql-yoga';
 import type { AppDeps } from '../../deps.ts';
 import { isAppError } from '../errors.ts';
 import { identifyClient, nodeHeaders } from '../http/client-identity.ts';
@@ -28,18 +33,22 @@ export function createGraphQLServer(deps: AppDeps): GraphQLServer {
       viewer: identifyClient(req ? nodeHeaders(req) : request.headers, req, config.trustProxy),
     }),
     maskedErrors: {
-      maskError: (error, message, isDev) => {
-        const original = error instanceof GraphQLError ? error.originalError : error;
+      // Domain errors keep their message and code; anything else becomes "Unexpected error." and is
+      // logged here. Never in development mode either: no stack trace reaches a client.
+      maskError: (error, message) => {
+        // Duck-typed: GraphQLError may come from graphql's CJS or ESM build, so instanceof is unreliable.
+        const original = (error as { originalError?: unknown }).originalError ?? error;
         if (isAppError(original)) {
-          return new GraphQLError(original.message, {
-            ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+          const located = error as Partial<GraphQLError>;
+          return createGraphQLError(original.message, {
+            nodes: located.nodes,
+            path: located.path,
             extensions: { code: original.code, ...original.details },
           });
         }
-        if (!(original instanceof GraphQLError) && !(error instanceof GraphQLError && !original)) {
-          logger.error({ err: original ?? error }, 'unexpected error in GraphQL operation');
-        }
-        return defaultMaskError(error, message, isDev);
+        const masked = defaultMaskError(error, message, false);
+        if (masked !== error) logger.error({ err: original }, 'unexpected error in GraphQL operation');
+        return masked;
       },
     },
     plugins: [rateLimitPlugin(config.rateLimit)],

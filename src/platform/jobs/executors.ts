@@ -47,7 +47,8 @@ export function toDrizzleSql(text: string, values: readonly unknown[]): SQL {
     if (index < 0 || index >= values.length)
       throw new Error(`SQL refers to $${index + 1} but ${values.length} values were given`);
     chunks.push(sql.raw(text.slice(last, match.index)));
-    chunks.push(sql`${toWireValue(values[index])}`);
+    // sql.param keeps an array as one parameter (a template `${array}` would expand it into a list).
+    chunks.push(sql`${sql.param(toWireValue(values[index]))}`);
     last = match.index + match[0].length;
   }
   chunks.push(sql.raw(text.slice(last)));

@@ -108,8 +108,15 @@ export class Jobs {
         { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
         async ([raw]) => {
           if (!raw) return;
-          const data = parsePayload(job, raw.data);
-          return handler(data as JobData<J>, { id: raw.id, name: raw.name });
+          let data: JobData<J>;
+          try {
+            data = parsePayload(job, raw.data);
+          } catch (error) {
+            // Retrying cannot make a malformed payload valid; it fails loudly and lands in `failed`.
+            this.#logger.error({ err: error, job: job.name, id: raw.id }, 'job payload failed validation');
+            throw error;
+          }
+          return handler(data, { id: raw.id, name: raw.name });
         },
       );
     }
@@ -129,6 +136,12 @@ export class Jobs {
 
   async unschedule(job: JobDefinition): Promise<void> {
     await this.#boss.unschedule(job.name);
+  }
+
+  /** pg-boss state of one job (`created`, `retry`, `active`, `completed`, `cancelled`, `failed`). */
+  async jobState(job: JobDefinition, id: string): Promise<string | null> {
+    const found = await this.#boss.getJobById(job.name, id, { includeArchive: true });
+    return found?.state ?? null;
   }
 
   async queueSize(job: JobDefinition): Promise<number> {

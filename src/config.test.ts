@@ -1,0 +1,81 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, readEnvFile } from './config.ts';
+
+describe('parseConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = parseConfig({});
+    expect(config.port).toBe(4000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.database.url).toBeUndefined();
+    expect(config.database.dataDir).toMatch(/\.data$/);
+    expect(config.sessions).toEqual({
+      defaultTtlHours: 24,
+      maxTtlHours: 168,
+      cleanupIntervalMinutes: 60,
+      retentionDays: 30,
+      maxQueriesPerSession: 1000,
+      enableAnalytics: true,
+    });
+    expect(config.smtp.port).toBe(587);
+    expect(config.rateLimit).toEqual({ max: 300, windowSeconds: 60 });
+  });
+
+  it('coerces numbers and booleans from strings', () => {
+    const config = parseConfig({ PORT: '8080', SESSION_ENABLE_ANALYTICS: 'false', TRUST_PROXY: '1' });
+    expect(config.port).toBe(8080);
+    expect(config.sessions.enableAnalytics).toBe(false);
+    expect(config.trustProxy).toBe(true);
+  });
+
+  it('treats empty strings as unset for optional settings', () => {
+    expect(parseConfig({ DATABASE_URL: '', SMTP_HOST: '' }).database.url).toBeUndefined();
+  });
+
+  it('lists every problem at once, naming each variable, and never echoes secrets', () => {
+    let error: unknown;
+    try {
+      parseConfig({
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://secret@db/x',
+        SESSION_DEFAULT_TTL_HOURS: '500',
+        SMTP_FROM_EMAIL: 'not-an-email',
+        SMTP_USER: 'mailer',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems.map((p) => p.split(':')[0])).toEqual(
+      expect.arrayContaining(['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'SMTP_FROM_EMAIL', 'SMTP_PASSWORD']),
+    );
+    expect(problems.find((p) => p.startsWith('PORT'))).toContain('"eighty"');
+    expect((error as Error).message).not.toContain('secret@db');
+  });
+
+  it('checks settings against each other', () => {
+    expect(() => parseConfig({ SESSION_DEFAULT_TTL_HOURS: '200', SESSION_MAX_TTL_HOURS: '100' })).toThrow(
+      /SESSION_DEFAULT_TTL_HOURS: must not exceed SESSION_MAX_TTL_HOURS/,
+    );
+  });
+
+  it('returns a frozen object', () => {
+    const config = parseConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.sessions)).toBe(true);
+  });
+});
+
+describe('readEnvFile', () => {
+  it('reads KEY=value lines, and is empty when the file is absent', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-env-'));
+    const file = join(dir, '.env');
+    expect(readEnvFile(file)).toEqual({});
+    writeFileSync(file, '# comment\nPORT=5000\nSMTP_FROM_EMAIL="alerts@example.com"\n');
+    expect(readEnvFile(file)).toEqual({ PORT: '5000', SMTP_FROM_EMAIL: 'alerts@example.com' });
+  });
+});

@@ -1,0 +1,112 @@
+import { type Client, createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, type TestApp } from './support/app.ts';
+
+function wsClient(url: string, headers: Record<string, string> = {}): Client {
+  class WithHeaders extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  }
+  return createClient({ url, webSocketImpl: WithHeaders, retryAttempts: 0, lazy: true });
+}
+
+/** Collects `count` results of one operation, then unsubscribes. */
+function take<T>(
+  client: Client,
+  query: string,
+  count: number,
+): Promise<Array<{ data?: T; errors?: unknown[] }>> {
+  return new Promise((resolve, reject) => {
+    const results: Array<{ data?: T; errors?: unknown[] }> = [];
+    const stop = client.subscribe<T>(
+      { query },
+      {
+        next: (result) => {
+          results.push(result as { data?: T; errors?: unknown[] });
+          if (results.length === count) {
+            stop();
+            resolve(results);
+          }
+        },
+        error: reject,
+        complete: () => resolve(results),
+      },
+    );
+  });
+}
+
+describe('GraphQL over graphql-ws on a listening server', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '60' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('is ready once started', async () => {
+    const response = await fetch(`${t.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: 'ready',
+      checks: { database: { ok: true }, jobs: { ok: true } },
+    });
+  });
+
+  it('streams a subscription to a graphql-ws client', async () => {
+    const client = wsClient(`${t.wsUrl}/graphql`);
+    try {
+      const results = await take<{ time: string }>(client, 'subscription { time(intervalMs: 100) }', 3);
+      const times = results.map((r) => Date.parse(r.data!.time));
+      expect(times).toHaveLength(3);
+      expect(times.every((x) => Number.isFinite(x))).toBe(true);
+      expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(150);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('answers queries over the socket and applies the same rate limit as HTTP', async () => {
+    const client = wsClient(`${t.wsUrl}/graphql`, { 'x-api-key': 'ws-client' });
+    try {
+      const query = '{ serverInfo { liveInstances { id } databaseMode } }';
+      const first = await take<{ serverInfo: { liveInstances: unknown[] } }>(client, query, 1);
+      expect(first[0]?.data?.serverInfo.liveInstances).toHaveLength(1);
+      await take(client, query, 1);
+      const third = await take(client, query, 1);
+      expect(third[0]?.errors?.[0]).toMatchObject({
+        message: expect.stringContaining('Rate limit exceeded'),
+        extensions: { code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) },
+      });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('refuses WebSocket upgrades on unknown paths with 404', async () => {
+    const socket = new WebSocket(`${t.wsUrl}/ws/nowhere`);
+    const status = await new Promise<number | undefined>((resolve) => {
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode));
+      socket.on('open', () => resolve(101));
+      socket.on('error', () => {});
+    });
+    expect(status).toBe(404);
+  });
+});
+
+describe('graceful stop', () => {
+  it('closes open WebSockets with 1001 and stops answering', async () => {
+    const t = await createTestApp({ listen: true });
+    const socket = new WebSocket(`${t.wsUrl}/graphql`, 'graphql-transport-ws');
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    await t.close();
+    expect(await closed).toBe(1001);
+    expect(t.app.state).toBe('stopped');
+    await expect(fetch(`${t.url}/healthz`)).rejects.toThrow();
+  });
+});

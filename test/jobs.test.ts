@@ -1,0 +1,125 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';
+import { runMigrations } from '../src/platform/db/migrate.ts';
+import { queryRows } from '../src/platform/db/raw.ts';
+import { defineJob, InvalidJobPayloadError } from '../src/platform/jobs/job.ts';
+import { Jobs } from '../src/platform/jobs/jobs.ts';
+import { createLogger } from '../src/platform/observability/logger.ts';
+import { createTestDatabase, drivers, type TestDatabase } from './support/databases.ts';
+
+const logger = createLogger('silent');
+
+const noteJob = defineJob({
+  name: 'test.note',
+  schema: z.object({ text: z.string().min(1), at: z.iso.datetime() }),
+  options: { retryLimit: 0 },
+});
+const tickJob = defineJob({ name: 'test.tick', schema: z.object({ source: z.literal('cron') }) });
+
+describe.each(drivers)('jobs on %s', (driver) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let jobs: Jobs;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    handle = await openDatabase({ url: database.url, pgliteDir: pgliteDirFor(database.dataDir), logger });
+    await runMigrations(handle);
+    await handle.db.execute(
+      sql`create table if not exists job_probe (id serial primary key, note text not null)`,
+    );
+    jobs = new Jobs(handle, { logger, cronMonitorIntervalSeconds: 1, cronWorkerIntervalSeconds: 1 });
+    await jobs.start();
+  });
+
+  afterAll(async () => {
+    await jobs?.stop(1_000);
+    await handle?.close();
+    await database?.cleanup();
+  });
+
+  it('drops a job sent inside a transaction that rolls back, with the rows written beside it', async () => {
+    const before = await jobs.queueSize(noteJob);
+    const rollback = new Error('roll back on purpose');
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into job_probe (note) values ('rolled back')`);
+        const id = await jobs.send(noteJob, { text: 'never', at: new Date().toISOString() }, { tx });
+        expect(id).toMatch(/^[0-9a-f-]{36}$/);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    expect(await jobs.queueSize(noteJob)).toBe(before);
+    const probe = await queryRows(
+      handle.db,
+      sql`select count(*)::int as n from job_probe where note = 'rolled back'`,
+    );
+    expect(probe[0]?.n).toBe(0);
+  });
+
+  it('keeps a job sent inside a transaction that commits, and runs it with the validated payload', async () => {
+    const at = new Date().toISOString();
+    const id = await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into job_probe (note) values ('committed')`);
+      return jobs.send(noteJob, { text: 'kept', at }, { tx });
+    });
+    expect(id).toBeTruthy();
+    const received = new Promise<{ data: unknown; id: string }>((resolve) => {
+      void jobs.work(noteJob, async (data, job) => resolve({ data, id: job.id }), {
+        pollingIntervalSeconds: 0.5,
+      });
+    });
+    const job = await received;
+    expect(job).toEqual({ data: { text: 'kept', at }, id });
+  });
+
+  it('rejects an invalid payload at send time, naming the field', async () => {
+    await expect(jobs.send(noteJob, { text: '', at: 'yesterday' } as never)).rejects.toThrow(
+      InvalidJobPayloadError,
+    );
+    await expect(jobs.send(noteJob, { text: '', at: 'yesterday' } as never)).rejects.toThrow(/text: .*at: /);
+  });
+
+  it('turns a due cron schedule into a job', async () => {
+    const ran = new Promise<unknown>((resolve) => {
+      void jobs.work(tickJob, async (data) => resolve(data), { pollingIntervalSeconds: 0.5 });
+    });
+    // Every minute: the previous tick is always less than 60 s ago, so the schedule is due now.
+    await jobs.schedule(tickJob, '* * * * *', { source: 'cron' });
+    await expect(ran).resolves.toEqual({ source: 'cron' });
+    await jobs.unschedule(tickJob);
+  });
+});
+
+describe('job payloads are validated again when run', () => {
+  it('fails a job whose stored payload does not match the schema, without calling the handler', async () => {
+    const database = await createTestDatabase('pglite');
+    const handle = await openDatabase({ pgliteDir: pgliteDirFor(database.dataDir), logger });
+    const jobs = new Jobs(handle, { logger });
+    try {
+      await jobs.start();
+      // An older producer with a looser schema enqueued this payload.
+      const loose = defineJob({ name: noteJob.name, schema: z.object({ text: z.string() }) });
+      const id = (await jobs.send(loose, { text: 'no timestamp' }))!;
+      let called = false;
+      await jobs.work(
+        noteJob,
+        async () => {
+          called = true;
+        },
+        { pollingIntervalSeconds: 0.5 },
+      );
+      await vi.waitFor(async () => expect(await jobs.jobState(noteJob, id)).toBe('failed'), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      expect(called).toBe(false);
+    } finally {
+      await jobs.stop(1_000);
+      await handle.close();
+      await database.cleanup();
+    }
+  });
+});

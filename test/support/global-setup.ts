@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { openDatabase, pgliteDirFor } from '../../src/platform/db/database.ts';
+import { runMigrations } from '../../src/platform/db/migrate.ts';
+import { Jobs } from '../../src/platform/jobs/jobs.ts';
+import { createLogger } from '../../src/platform/observability/logger.ts';
+
+/**
+ * Builds one migrated PGlite data directory (with pg-boss's schema installed) per test run.
+ * Test files copy it instead of running initdb and migrations again (~3 s saved per file).
+ */
+export default async function setup(project: TestProject) {
+  const root = mkdtempSync(join(tmpdir(), 'vigil-test-template-'));
+  const logger = createLogger('silent');
+  const handle = await openDatabase({ pgliteDir: pgliteDirFor(root), logger });
+  await runMigrations(handle);
+  const jobs = new Jobs(handle, { logger });
+  await jobs.start();
+  await jobs.stop(1_000);
+  await handle.close();
+  project.provide('pgliteTemplate', root);
+  return () => rmSync(root, { recursive: true, force: true });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+  }
+}
