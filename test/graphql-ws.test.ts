@@ -94,19 +94,3 @@ describe('GraphQL over graphql-ws on a listening server', () => {
     expect(status).toBe(404);
   });
 });
-
-describe('graceful stop', () => {
-  it('closes open WebSockets with 1001 and stops answering', async () => {
-    const t = await createTestApp({ listen: true });
-    const socket = new WebSocket(`${t.wsUrl}/graphql`, 'graphql-transport-ws');
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    await t.close();
-    expect(await closed).toBe(1001);
-    expect(t.app.state).toBe('stopped');
-    await expect(fetch(`${t.url}/healthz`)).rejects.toThrow();
-  });
-});
