@@ -24,6 +24,23 @@ const int = (fallback: number, min: number, max: number) =>
     .max(max, { error: `must be at most ${max}` })
     .default(fallback);
 
+const url = (fallback: string) =>
+  z
+    .url({ protocol: /^(https?|wss?)$/, error: 'must be an http(s) or ws(s) URL' })
+    .default(fallback)
+    .transform((v) => v.replace(/\/+$/, ''));
+
+/** Market-data sources Vigil has adapters for (see src/market-data/providers). */
+export const PROVIDER_IDS = [
+  'simulated',
+  'yahoo',
+  'binance',
+  'coingecko',
+  'alphavantage',
+  'finnhub',
+] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
 const optionalString = z
   .string()
   .trim()
@@ -58,6 +75,40 @@ const baseShape = {
   SMTP_PASSWORD: optionalString,
   SMTP_FROM_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
   CHAT_BOT_TOKEN: optionalString,
+
+  MARKET_DATA_PROVIDERS: z
+    .string()
+    .default('simulated')
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((p) => p.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.enum(PROVIDER_IDS, { error: `each provider must be one of ${PROVIDER_IDS.join(', ')}` }))
+        .min(1, { error: 'name at least one provider' })
+        .refine((ids) => !ids.includes('simulated') || ids.length === 1, {
+          error: 'simulated cannot be combined with live providers (its prices describe no real market)',
+        }),
+    ),
+  PROVIDER_TIMEOUT_MS: int(8_000, 100, 120_000),
+  SIMULATED_SEED: z.string().trim().min(1).default('vigil'),
+  SIMULATED_ACTIVITY: z.enum(['normal', 'demo'], { error: 'must be normal or demo' }).default('normal'),
+  SIMULATED_TICK_MS: int(1_000, 50, 60_000),
+  YAHOO_BASE_URL: url('https://query1.finance.yahoo.com'),
+  BINANCE_BASE_URL: url('https://api.binance.com'),
+  BINANCE_FUTURES_BASE_URL: url('https://fapi.binance.com'),
+  BINANCE_WS_URL: url('wss://stream.binance.com:9443'),
+  COINGECKO_BASE_URL: url('https://api.coingecko.com/api/v3'),
+  COINGECKO_API_KEY: optionalString,
+  ALPHAVANTAGE_BASE_URL: url('https://www.alphavantage.co'),
+  ALPHAVANTAGE_API_KEY: optionalString,
+  FINNHUB_BASE_URL: url('https://finnhub.io/api/v1'),
+  FINNHUB_API_KEY: optionalString,
 };
 
 const settingsSchema = z
@@ -72,6 +123,16 @@ const settingsSchema = z
     path: ['SMTP_PASSWORD'],
     message: 'is required when SMTP_USER is set',
     when: (payload) => fieldsValid(payload.value, ['SMTP_USER', 'SMTP_PASSWORD']),
+  })
+  .refine((s) => !s.MARKET_DATA_PROVIDERS.includes('alphavantage') || s.ALPHAVANTAGE_API_KEY, {
+    path: ['ALPHAVANTAGE_API_KEY'],
+    message: 'is required when MARKET_DATA_PROVIDERS includes alphavantage',
+    when: (payload) => fieldsValid(payload.value, ['MARKET_DATA_PROVIDERS', 'ALPHAVANTAGE_API_KEY']),
+  })
+  .refine((s) => !s.MARKET_DATA_PROVIDERS.includes('finnhub') || s.FINNHUB_API_KEY, {
+    path: ['FINNHUB_API_KEY'],
+    message: 'is required when MARKET_DATA_PROVIDERS includes finnhub',
+    when: (payload) => fieldsValid(payload.value, ['MARKET_DATA_PROVIDERS', 'FINNHUB_API_KEY']),
   });
 
 function fieldsValid(value: unknown, keys: Array<keyof typeof baseShape>): boolean {
@@ -108,6 +169,23 @@ export interface Config {
     readonly fromEmail: string | undefined;
   };
   readonly chat: { readonly botToken: string | undefined };
+  readonly marketData: MarketDataConfig;
+}
+
+export interface MarketDataConfig {
+  readonly providers: readonly ProviderId[];
+  /** Upper bound for one provider call, retries included. */
+  readonly timeoutMs: number;
+  readonly simulated: {
+    readonly seed: string;
+    readonly activity: 'normal' | 'demo';
+    readonly tickMs: number;
+  };
+  readonly yahoo: { readonly baseUrl: string };
+  readonly binance: { readonly baseUrl: string; readonly futuresBaseUrl: string; readonly wsUrl: string };
+  readonly coingecko: { readonly baseUrl: string; readonly apiKey: string | undefined };
+  readonly alphavantage: { readonly baseUrl: string; readonly apiKey: string | undefined };
+  readonly finnhub: { readonly baseUrl: string; readonly apiKey: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -162,6 +240,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       fromEmail: s.SMTP_FROM_EMAIL,
     },
     chat: { botToken: s.CHAT_BOT_TOKEN },
+    marketData: {
+      providers: s.MARKET_DATA_PROVIDERS,
+      timeoutMs: s.PROVIDER_TIMEOUT_MS,
+      simulated: { seed: s.SIMULATED_SEED, activity: s.SIMULATED_ACTIVITY, tickMs: s.SIMULATED_TICK_MS },
+      yahoo: { baseUrl: s.YAHOO_BASE_URL },
+      binance: {
+        baseUrl: s.BINANCE_BASE_URL,
+        futuresBaseUrl: s.BINANCE_FUTURES_BASE_URL,
+        wsUrl: s.BINANCE_WS_URL,
+      },
+      coingecko: { baseUrl: s.COINGECKO_BASE_URL, apiKey: s.COINGECKO_API_KEY },
+      alphavantage: { baseUrl: s.ALPHAVANTAGE_BASE_URL, apiKey: s.ALPHAVANTAGE_API_KEY },
+      finnhub: { baseUrl: s.FINNHUB_BASE_URL, apiKey: s.FINNHUB_API_KEY },
+    },
   });
 }
 

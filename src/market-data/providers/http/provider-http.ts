@@ -1,0 +1,251 @@
+import { type Dispatcher, request } from 'undici';
+import { ProviderError } from '../provider-errors.ts';
+import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.ts';
+import { TokenBucket } from './token-bucket.ts';
+
+/**
+ * Outbound HTTP for one provider: a token-bucket rate limit, retries with exponential backoff and
+ * jitter on 429/5xx/network failures (honouring Retry-After), a circuit breaker, and errors typed as
+ * ProviderError. Everything is bounded by the caller's AbortSignal (the arbiter's timeout).
+ *
+ * 2xx and the 4xx answers an adapter must interpret itself (404 unknown symbol, 400 invalid
+ * parameter...) are returned; 401/403 (unauthorized), 429 and 5xx are handled here.
+ */
+export interface ProviderHttpOptions {
+  readonly provider: string;
+  readonly baseUrl: string;
+  /** Requests per second allowed to this provider (sustained) and the burst above it. */
+  readonly ratePerSecond: number;
+  readonly burst?: number;
+  /** Retries after the first attempt for retryable failures (default 2). */
+  readonly maxRetries?: number;
+  readonly baseBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  readonly breaker?: Partial<CircuitBreakerOptions>;
+  /** Sent with every request (User-Agent, API-key headers). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** undici dispatcher; tests pass a MockAgent, production the global one. */
+  readonly dispatcher?: Dispatcher;
+  /** Randomness for jitter (tests make it deterministic). */
+  readonly random?: () => number;
+}
+
+export interface HttpRequest {
+  /** Path appended to the base URL (`/v8/finance/chart/AAPL`), or an absolute URL. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON when the body is JSON, else the raw text. */
+  readonly body: unknown;
+  /** The response's Date header: when the upstream produced it (null if absent). */
+  readonly date: Date | null;
+}
+
+const USER_AGENT = 'vigil/0.1 (+https://github.com/vigil; market data service)';
+
+export class ProviderHttp {
+  readonly #o: Required<Omit<ProviderHttpOptions, 'dispatcher' | 'breaker' | 'headers'>> &
+    ProviderHttpOptions;
+  readonly #bucket: TokenBucket;
+  readonly #breaker: CircuitBreaker;
+
+  constructor(options: ProviderHttpOptions) {
+    this.#o = {
+      burst: Math.max(1, Math.ceil(options.ratePerSecond)),
+      maxRetries: 2,
+      baseBackoffMs: 250,
+      maxBackoffMs: 5_000,
+      random: Math.random,
+      ...options,
+    };
+    this.#bucket = new TokenBucket(this.#o.ratePerSecond, this.#o.burst);
+    this.#breaker = new CircuitBreaker(options.breaker);
+  }
+
+  get provider(): string {
+    return this.#o.provider;
+  }
+
+  get circuit(): CircuitBreaker {
+    return this.#breaker;
+  }
+
+  async get(req: HttpRequest): Promise<HttpResponse> {
+    const { provider } = this.#o;
+    const url = this.#url(req);
+    for (let attempt = 0; ; attempt++) {
+      if (!this.#breaker.allow()) {
+        throw new ProviderError(
+          provider,
+          'circuit_open',
+          `circuit open after repeated failures; retry in ${Math.ceil(this.#breaker.remainingMs() / 1000)}s`,
+          {
+            retryAfterMs: this.#breaker.remainingMs(),
+          },
+        );
+      }
+      await this.#takeToken(req.signal);
+      let failure: ProviderError;
+      try {
+        const response = await this.#send(url, req);
+        if (response.status < 400 || (response.status < 500 && ![401, 403, 429].includes(response.status))) {
+          this.#breaker.success();
+          return response;
+        }
+        failure = statusError(provider, response);
+        if (failure.kind === 'unauthorized') {
+          // A refused key is an answer about us, not the provider's health.
+          this.#breaker.success();
+          throw failure;
+        }
+      } catch (error) {
+        if (error instanceof ProviderError && !error.transient) throw error;
+        failure = error instanceof ProviderError ? error : transportError(provider, error, req.signal);
+      }
+      this.#breaker.failure();
+      if (failure.kind === 'timeout' && req.signal.aborted) throw failure;
+      if (attempt >= this.#o.maxRetries) throw failure;
+      // An upstream that asks for a long pause gets it: fail now and let arbitration fall back.
+      if ((failure.details.retryAfterMs ?? 0) > this.#o.maxBackoffMs) throw failure;
+      const wait = this.#backoff(attempt, failure.details.retryAfterMs);
+      if (!(await sleep(wait, req.signal))) {
+        throw failure.kind === 'rate_limited'
+          ? failure
+          : new ProviderError(
+              provider,
+              'timeout',
+              `gave up after ${attempt + 1} attempts: ${failure.message}`,
+            );
+      }
+    }
+  }
+
+  #url(req: HttpRequest): string {
+    const url = new URL(/^https?:\/\//.test(req.path) ? req.path : `${this.#o.baseUrl}${req.path}`);
+    for (const [key, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  }
+
+  async #send(url: string, req: HttpRequest): Promise<HttpResponse> {
+    const response = await request(url, {
+      method: 'GET',
+      signal: req.signal,
+      headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...this.#o.headers, ...req.headers },
+      ...(this.#o.dispatcher ? { dispatcher: this.#o.dispatcher } : {}),
+    });
+    const text = await response.body.text();
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    let body: unknown = text;
+    if (text.length > 0 && /^\s*[[{]/.test(text)) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    const date = headers.date ? new Date(headers.date) : null;
+    return {
+      status: response.statusCode,
+      headers,
+      body,
+      date: date && !Number.isNaN(date.getTime()) ? date : null,
+    };
+  }
+
+  async #takeToken(signal: AbortSignal): Promise<void> {
+    const wait = this.#bucket.take();
+    if (wait > 0 && !(await sleep(wait, signal))) {
+      throw new ProviderError(
+        this.#o.provider,
+        'rate_limited',
+        `local rate limit (${this.#o.ratePerSecond}/s) reached before the deadline`,
+        {
+          retryAfterMs: wait,
+        },
+      );
+    }
+  }
+
+  #backoff(attempt: number, retryAfterMs: number | undefined): number {
+    if (retryAfterMs !== undefined) return retryAfterMs;
+    const ceiling = Math.min(this.#o.maxBackoffMs, this.#o.baseBackoffMs * 2 ** attempt);
+    return Math.round(ceiling / 2 + (this.#o.random() * ceiling) / 2);
+  }
+}
+
+function statusError(provider: string, response: HttpResponse): ProviderError {
+  const detail = describeBody(response.body);
+  if (response.status === 429) {
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+    return new ProviderError(provider, 'rate_limited', `rate limited (429)${detail}`, {
+      status: 429,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+  if (response.status === 401 || response.status === 403) {
+    return new ProviderError(provider, 'unauthorized', `refused (${response.status})${detail}`, {
+      status: response.status,
+    });
+  }
+  return new ProviderError(provider, 'upstream', `upstream error (${response.status})${detail}`, {
+    status: response.status,
+  });
+}
+
+function transportError(provider: string, error: unknown, signal: AbortSignal): ProviderError {
+  if (
+    signal.aborted ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+  ) {
+    return new ProviderError(provider, 'timeout', 'no answer before the deadline', { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(provider, 'upstream', `network error: ${message}`, { cause: error });
+}
+
+function describeBody(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    const text = b.error ?? b.msg ?? b.message ?? b.description ?? b.Information ?? b.Note;
+    if (text !== undefined)
+      return `: ${typeof text === 'string' ? text : JSON.stringify(text)}`.slice(0, 240);
+  }
+  return typeof body === 'string' && body.length > 0 ? `: ${body.slice(0, 120)}` : '';
+}
+
+/** Retry-After as delta-seconds or an HTTP date; capped at 5 minutes. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value.trim());
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : new Date(value).getTime() - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(300_000, Math.max(0, Math.round(ms)));
+}
+
+/** Resolves true after `ms`, or false as soon as the signal aborts (or would abort first). */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  if (ms <= 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * What can go wrong inside a provider, as typed errors. Arbitration reads `kind` to decide whether
+ * to fall back, how to score the provider's health, and what to tell the caller. These never reach
+ * a client directly: the market-data service turns them into domain errors with lineage.
+ */
+export type ProviderErrorKind =
+  | 'unknown_symbol'
+  | 'rate_limited'
+  | 'unauthorized'
+  | 'upstream'
+  | 'timeout'
+  | 'bad_response'
+  | 'unsupported'
+  | 'circuit_open';
+
+export class ProviderError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly details: {
+      readonly status?: number;
+      readonly retryAfterMs?: number;
+      readonly cause?: unknown;
+    } = {},
+  ) {
+    super(`${provider}: ${message}`, details.cause !== undefined ? { cause: details.cause } : undefined);
+    this.name = 'ProviderError';
+  }
+
+  /** Worth asking the same provider again later (as opposed to a permanent answer). */
+  get transient(): boolean {
+    return (
+      this.kind === 'rate_limited' ||
+      this.kind === 'upstream' ||
+      this.kind === 'timeout' ||
+      this.kind === 'circuit_open'
+    );
+  }
+}
+
+export const unknownSymbol = (provider: string, symbol: string, detail?: string) =>
+  new ProviderError(provider, 'unknown_symbol', `unknown symbol ${symbol}${detail ? ` (${detail})` : ''}`);
+
+export const unsupported = (provider: string, what: string) =>
+  new ProviderError(provider, 'unsupported', `does not provide ${what}`);
+
+export const badResponse = (provider: string, what: string, cause?: unknown) =>
+  new ProviderError(provider, 'bad_response', `unexpected response: ${what}`, { cause });

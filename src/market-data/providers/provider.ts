@@ -1,0 +1,116 @@
+import type {
+  AssetClass,
+  Bar,
+  BarInterval,
+  CryptoStats,
+  EarningsReport,
+  FundingRate,
+  Instrument,
+  OrderBook,
+  Profile,
+  Quote,
+  StreamTick,
+  Transfer,
+  VenueStatus,
+} from '../types.ts';
+
+/**
+ * One narrow interface for every source of market data. A provider implements the methods it
+ * can, lists them in `capabilities`, and answers `supports()` for a given instrument (asset class,
+ * quote currency, known universe). Every call takes named parameters and an AbortSignal that carries
+ * the caller's timeout; providers pass it to their I/O. Failures are ProviderError subclasses
+ * (providers/provider-errors.ts), never made-up values.
+ */
+export type Capability =
+  | 'quote'
+  | 'bars'
+  | 'profile'
+  | 'cryptoStats'
+  | 'orderBook'
+  | 'funding'
+  | 'earnings'
+  | 'transfers'
+  | 'venueStatus'
+  | 'stream';
+
+export interface Call {
+  readonly signal: AbortSignal;
+}
+
+export interface InstrumentCall extends Call {
+  readonly instrument: Instrument;
+}
+
+export interface BarsCall extends InstrumentCall {
+  readonly interval: BarInterval;
+  /** Inclusive start of the range (bar open times >= start). */
+  readonly start: Date;
+  /** Exclusive end of the range (bar open times < end). */
+  readonly end: Date;
+}
+
+export interface OrderBookCall extends InstrumentCall {
+  /** Levels per side wanted (the provider may return fewer). */
+  readonly depth: number;
+}
+
+export interface EarningsCall extends InstrumentCall {
+  readonly from: Date;
+  readonly to: Date;
+}
+
+export interface TransfersCall extends Call {
+  /** Only transfers at or after this time. */
+  readonly since: Date;
+  readonly minUsd: number;
+  /** Restrict to these asset symbols (`BTC`); all when absent. */
+  readonly assets?: readonly string[];
+}
+
+export interface StreamSubscription {
+  readonly instrument: Instrument;
+  onTick(tick: StreamTick): void;
+  /** The stream failed; the caller may resubscribe (possibly elsewhere). */
+  onError(error: Error): void;
+}
+
+/** An entry of a provider's own instrument universe (the simulated market, a configured watchlist). */
+export interface UniverseEntry {
+  readonly instrument: Instrument;
+  readonly name: string;
+  readonly exchange: string | null;
+  readonly sector: string | null;
+}
+
+export interface MarketDataProvider {
+  /** Stable id used in configuration and lineage (`simulated`, `yahoo`, `binance`...). */
+  readonly id: string;
+  readonly displayName: string;
+  /** false for the simulated market: its values describe no real market. */
+  readonly live: boolean;
+  readonly capabilities: ReadonlySet<Capability>;
+  /** Asset classes this provider can price at all. */
+  readonly assetClasses: ReadonlySet<AssetClass>;
+
+  supports(capability: Capability, instrument?: Instrument): boolean;
+
+  quote?(call: InstrumentCall): Promise<Quote>;
+  /** Sorted by time ascending, one bar per time, no bars with missing prices. */
+  bars?(call: BarsCall): Promise<Bar[]>;
+  profile?(call: InstrumentCall): Promise<Profile>;
+  cryptoStats?(call: InstrumentCall): Promise<CryptoStats>;
+  orderBook?(call: OrderBookCall): Promise<OrderBook>;
+  /** The current (or most recent) funding rate of the instrument's perpetual contract. */
+  funding?(call: InstrumentCall): Promise<FundingRate>;
+  /** Reports with reportDate in [from, to], ascending. */
+  earnings?(call: EarningsCall): Promise<EarningsReport[]>;
+  /** Transfers since `since`, ascending by time. */
+  transfers?(call: TransfersCall): Promise<Transfer[]>;
+  venueStatus?(call: Call): Promise<VenueStatus[]>;
+  /** Live updates for one instrument; returns a function that stops them. */
+  stream?(subscription: StreamSubscription): () => void;
+  /** The instruments the provider knows by itself, when it has such a list. */
+  universe?(): readonly UniverseEntry[];
+  /** Releases sockets and timers. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The recorded real provider responses shared by the project (read in place, never copied). */
+export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/providers/', import.meta.url));
+
+export interface RecordedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The response body exactly as the API sent it (text). */
+  readonly body: string;
+  /** The request URL, when the recording kept it. */
+  readonly requestUrl?: string;
+}
+
+/**
+ * Loads `<provider>/<file>` and unwraps its recording format (see the fixtures README): Yahoo
+ * recordings `{request, response:{status, headers, bodyJson|body}}`, VCR cassettes
+ * `{request:{uri}, response:{status:{code}, headers, body:{string}}}`, or a raw body.
+ */
+export function loadFixture(relativePath: string): RecordedResponse {
+  const text = readFileSync(`${FIXTURES_DIR}${relativePath}`, 'utf8');
+  const json = JSON.parse(text) as Record<string, unknown>;
+  const response = json.response as Record<string, unknown> | undefined;
+  const requestInfo = json.request as Record<string, unknown> | undefined;
+  if (response && typeof response.status === 'number') {
+    const body = 'bodyJson' in response ? JSON.stringify(response.bodyJson) : String(response.body ?? '');
+    return {
+      status: response.status,
+      headers: flatHeaders(response.headers),
+      body,
+      requestUrl: requestInfo?.url as string,
+    };
+  }
+  if (response && typeof response.status === 'object' && response.status !== null) {
+    const status = (response.status as { code: number }).code;
+    const body = String((response.body as { string?: string } | undefined)?.string ?? '');
+    return { status, headers: flatHeaders(response.headers), body, requestUrl: requestInfo?.uri as string };
+  }
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: text };
+}
+
+/** Parsed body of a fixture (for expectations computed from the recorded data itself). */
+export function fixtureJson<T = unknown>(relativePath: string): T {
+  return JSON.parse(loadFixture(relativePath).body) as T;
+}
+
+function flatHeaders(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!raw || typeof raw !== 'object') return out;
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    const lower = key.toLowerCase();
+    // Bodies are stored decoded (a cassette kept `Content-Encoding: gzip` for a plain body).
+    if (['content-length', 'transfer-encoding', 'connection', 'content-encoding'].includes(lower)) continue;
+    out[lower] = Array.isArray(value) ? value.map(String).join(', ') : String(value);
+  }
+  return out;
+}
