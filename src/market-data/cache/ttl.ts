@@ -1,0 +1,107 @@
+import { marketInfo, msUntilOpen, sessionState } from '../markets.ts';
+import { BAR_INTERVAL_MS, type BarInterval, type Instrument } from '../types.ts';
+
+/**
+ * How long an answer stays good, by data type and by where the instrument's market is in its
+ * day (in the exchange's own time zone): seconds while a market trades, longer when it is shut.
+ * Crypto trades around the clock; fx from Sunday evening to Friday evening New York time.
+ */
+export type CachedKind =
+  | 'quote'
+  | 'bars'
+  | 'profile'
+  | 'cryptoStats'
+  | 'orderBook'
+  | 'funding'
+  | 'earnings'
+  | 'transfers'
+  | 'venueStatus';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+export type MarketPhase = 'open' | 'extended' | 'closed';
+
+export function marketPhase(instrument: Instrument, at: Date): MarketPhase {
+  switch (instrument.assetClass) {
+    case 'crypto':
+      return 'open';
+    case 'macro':
+      return 'closed';
+    case 'fx': {
+      const ny = marketInfo('US')!;
+      const local = new Intl.DateTimeFormat('en-US', {
+        timeZone: ny.timeZone,
+        weekday: 'short',
+        hour: 'numeric',
+        hourCycle: 'h23',
+      })
+        .formatToParts(at)
+        .reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
+      const hour = Number(local.hour);
+      if (
+        local.weekday === 'Sat' ||
+        (local.weekday === 'Sun' && hour < 17) ||
+        (local.weekday === 'Fri' && hour >= 17)
+      ) {
+        return 'closed';
+      }
+      return 'open';
+    }
+    default: {
+      const market = marketInfo(instrument.market ?? 'US') ?? marketInfo('US')!;
+      const state = sessionState(market, at);
+      return state === 'regular' ? 'open' : state === 'closed' ? 'closed' : 'extended';
+    }
+  }
+}
+
+/** Until the market reopens, but never longer than `cap` (holiday calendars can be wrong). */
+function whileClosed(instrument: Instrument, at: Date, cap: number): number {
+  if (
+    instrument.assetClass === 'equity' ||
+    instrument.assetClass === 'etf' ||
+    instrument.assetClass === 'index'
+  ) {
+    const market = marketInfo(instrument.market ?? 'US') ?? marketInfo('US')!;
+    return Math.max(30 * SECOND, Math.min(cap, msUntilOpen(market, at)));
+  }
+  return cap;
+}
+
+export function ttlFor(
+  kind: CachedKind,
+  instrument: Instrument | undefined,
+  at: Date,
+  extra: { interval?: BarInterval; end?: Date } = {},
+): number {
+  const phase = instrument ? marketPhase(instrument, at) : 'open';
+  switch (kind) {
+    case 'quote':
+      if (phase === 'open') return instrument?.assetClass === 'crypto' ? 2 * SECOND : 5 * SECOND;
+      if (phase === 'extended') return 30 * SECOND;
+      return whileClosed(instrument!, at, 15 * MINUTE);
+    case 'bars': {
+      const step = BAR_INTERVAL_MS[extra.interval ?? '1d'];
+      // A range that ended more than one bar ago does not change any more.
+      if (extra.end && extra.end.getTime() < at.getTime() - step) return 6 * HOUR;
+      if (phase === 'closed') return whileClosed(instrument!, at, HOUR);
+      return Math.min(MINUTE, Math.max(5 * SECOND, step / 4));
+    }
+    case 'profile':
+      return 6 * HOUR;
+    case 'cryptoStats':
+      return 5 * SECOND;
+    case 'orderBook':
+      return SECOND;
+    case 'funding':
+      return 30 * SECOND;
+    case 'earnings':
+      return HOUR;
+    case 'transfers':
+      return 10 * SECOND;
+    case 'venueStatus':
+      return 10 * SECOND;
+  }
+}

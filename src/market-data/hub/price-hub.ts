@@ -1,0 +1,283 @@
+import type { Logger } from '../../platform/observability/logger.ts';
+import { instrumentKey } from '../instruments.ts';
+import type { MarketDataService } from '../market-data.service.ts';
+import type { MarketDataProvider } from '../providers/provider.ts';
+import type { Instrument, Quote, StreamTick } from '../types.ts';
+
+/** One price update as subscribers see it. */
+export interface PriceTick {
+  readonly instrument: Instrument;
+  readonly symbol: string;
+  /** Per-symbol sequence number: increases by one for every update the hub receives. */
+  readonly seq: number;
+  readonly price: number;
+  readonly change: number | null;
+  readonly changePercent: number | null;
+  /** Session volume (listed) or rolling 24 h volume (crypto) as of the last quote. */
+  readonly volume: number | null;
+  readonly currency: string;
+  /** Time of the price itself. */
+  readonly asOf: Date;
+  readonly provider: string;
+  /** false when the price comes from the simulated market. */
+  readonly live: boolean;
+}
+
+export interface PriceListener {
+  tick(tick: PriceTick): void;
+  /** The feed for this symbol is failing (nothing is sent in place of prices). */
+  error?(error: Error): void;
+}
+
+export interface PriceHubOptions {
+  /** How often a symbol without a streaming provider is polled (the cache absorbs faster polls). */
+  readonly pollIntervalMs: number;
+  /** How often a streamed symbol's reference quote (previous close, volume) is refreshed. */
+  readonly referenceRefreshMs: number;
+}
+
+interface Subscriber {
+  readonly listener: PriceListener;
+  readonly intervalMs: number;
+  lastSentAt: number;
+  lastSentSeq: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+interface Feed {
+  readonly instrument: Instrument;
+  readonly subscribers: Set<Subscriber>;
+  last: PriceTick | undefined;
+  reference: Quote | undefined;
+  referenceProvider: string | undefined;
+  stop: () => void;
+}
+
+/**
+ * One upstream feed per symbol, however many subscribers: a provider stream when one can stream
+ * the instrument, else a poll of the (cached) quote. Subscribers that ask for an interval get at
+ * most one update per interval (the latest price, never a backlog); the last one to leave stops
+ * the upstream.
+ */
+export class PriceHub {
+  readonly #feeds = new Map<string, Feed>();
+  readonly #seq = new Map<string, number>();
+  readonly #options: PriceHubOptions;
+
+  constructor(
+    private readonly marketData: MarketDataService,
+    private readonly logger: Logger,
+    options: Partial<PriceHubOptions> = {},
+  ) {
+    this.#options = { pollIntervalMs: 1_000, referenceRefreshMs: 30_000, ...options };
+  }
+
+  /** Starts (or joins) the feed for `instrument`; returns the function that leaves it. */
+  subscribe(instrument: Instrument, listener: PriceListener, intervalMs = 0): () => void {
+    const key = instrumentKey(instrument);
+    let feed = this.#feeds.get(key);
+    if (!feed) {
+      feed = {
+        instrument,
+        subscribers: new Set(),
+        last: undefined,
+        reference: undefined,
+        referenceProvider: undefined,
+        stop: () => {},
+      };
+      this.#feeds.set(key, feed);
+      this.#start(key, feed);
+    }
+    const sub: Subscriber = {
+      listener,
+      intervalMs: Math.max(0, intervalMs),
+      lastSentAt: 0,
+      lastSentSeq: 0,
+      timer: undefined,
+    };
+    feed.subscribers.add(sub);
+    // A newcomer gets the latest known price at once instead of waiting for the next update.
+    if (feed.last) this.#send(sub, feed.last);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      clearTimeout(sub.timer);
+      feed.subscribers.delete(sub);
+      if (feed.subscribers.size === 0 && this.#feeds.get(key) === feed) {
+        this.#feeds.delete(key);
+        feed.stop();
+      }
+    };
+  }
+
+  stats() {
+    let subscribers = 0;
+    for (const feed of this.#feeds.values()) subscribers += feed.subscribers.size;
+    return {
+      feeds: this.#feeds.size,
+      subscribers,
+      symbols: [...this.#feeds.values()].map((f) => f.instrument.symbol),
+    };
+  }
+
+  /** Stops every upstream (shutdown). */
+  close(): void {
+    for (const feed of this.#feeds.values()) {
+      for (const sub of feed.subscribers) clearTimeout(sub.timer);
+      feed.stop();
+    }
+    this.#feeds.clear();
+  }
+
+  #start(key: string, feed: Feed): void {
+    const streamer = this.marketData.streamProvider(feed.instrument);
+    if (streamer?.stream) {
+      this.#startStream(key, feed, streamer.id, streamer.live, streamer.stream.bind(streamer));
+    } else {
+      this.#startPolling(key, feed);
+    }
+  }
+
+  #startStream(
+    key: string,
+    feed: Feed,
+    providerId: string,
+    live: boolean,
+    stream: NonNullable<MarketDataProvider['stream']>,
+  ): void {
+    let stopped = false;
+    const refresh = () =>
+      this.marketData.quote(feed.instrument).then(
+        (q) => {
+          feed.reference = q.value;
+          feed.referenceProvider = q.lineage.used[0];
+        },
+        (error: unknown) =>
+          this.logger.debug({ err: error, symbol: feed.instrument.symbol }, 'reference quote failed'),
+      );
+    void refresh();
+    const refresher = setInterval(refresh, this.#options.referenceRefreshMs);
+    refresher.unref();
+    const unsubscribe = stream({
+      instrument: feed.instrument,
+      onTick: (tick) => {
+        if (!stopped) this.#publish(key, feed, fromStream(feed, tick, providerId, live));
+      },
+      onError: (error) => {
+        if (stopped) return;
+        this.logger.warn(
+          { err: error, symbol: feed.instrument.symbol, provider: providerId },
+          'price stream failed; polling instead',
+        );
+        for (const sub of feed.subscribers) sub.listener.error?.(error);
+        clearInterval(refresher);
+        unsubscribe();
+        this.#startPolling(key, feed);
+      },
+    });
+    feed.stop = () => {
+      stopped = true;
+      clearInterval(refresher);
+      unsubscribe();
+    };
+  }
+
+  #startPolling(key: string, feed: Feed): void {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    let failures = 0;
+    const poll = async () => {
+      try {
+        const { value: quote, lineage } = await this.marketData.quote(feed.instrument);
+        failures = 0;
+        if (stopped) return;
+        const last = feed.last;
+        if (!last || last.price !== quote.price || last.asOf.getTime() !== quote.asOf.getTime()) {
+          this.#publish(key, feed, {
+            price: quote.price,
+            change: quote.change,
+            changePercent: quote.changePercent,
+            volume: quote.volume,
+            currency: quote.currency,
+            asOf: quote.asOf,
+            provider: lineage.used[0] ?? lineage.asked[0] ?? 'unknown',
+            live: !lineage.simulated,
+          });
+        }
+      } catch (error) {
+        failures++;
+        if (!stopped && failures === 1) {
+          for (const sub of feed.subscribers) sub.listener.error?.(error as Error);
+        }
+        this.logger.debug({ err: error, symbol: feed.instrument.symbol }, 'price poll failed');
+      }
+      if (!stopped) {
+        // Back off while the providers fail (up to 30 s), so a dead upstream is not hammered.
+        const wait = Math.min(30_000, this.#options.pollIntervalMs * 2 ** Math.min(failures, 5));
+        timer = setTimeout(poll, wait);
+        timer.unref();
+      }
+    };
+    void poll();
+    feed.stop = () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  #publish(key: string, feed: Feed, update: Omit<PriceTick, 'seq' | 'instrument' | 'symbol'>): void {
+    const seq = (this.#seq.get(key) ?? 0) + 1;
+    this.#seq.set(key, seq);
+    const tick: PriceTick = { instrument: feed.instrument, symbol: feed.instrument.symbol, seq, ...update };
+    feed.last = tick;
+    for (const sub of feed.subscribers) this.#offer(sub, feed);
+  }
+
+  /** Sends now if the subscriber's interval allows, else once, at the end of its interval. */
+  #offer(sub: Subscriber, feed: Feed): void {
+    if (sub.timer) return;
+    const wait = sub.lastSentAt + sub.intervalMs - Date.now();
+    if (wait <= 0) {
+      this.#send(sub, feed.last!);
+      return;
+    }
+    sub.timer = setTimeout(() => {
+      sub.timer = undefined;
+      if (feed.last && feed.last.seq > sub.lastSentSeq && feed.subscribers.has(sub))
+        this.#send(sub, feed.last);
+    }, wait);
+    sub.timer.unref();
+  }
+
+  #send(sub: Subscriber, tick: PriceTick): void {
+    sub.lastSentAt = Date.now();
+    sub.lastSentSeq = tick.seq;
+    try {
+      sub.listener.tick(tick);
+    } catch (error) {
+      this.logger.error({ err: error, symbol: tick.symbol }, 'price listener threw');
+    }
+  }
+}
+
+function fromStream(
+  feed: Feed,
+  tick: StreamTick,
+  providerId: string,
+  live: boolean,
+): Omit<PriceTick, 'seq' | 'instrument' | 'symbol'> {
+  const ref = feed.reference;
+  const previous = ref?.previousClose ?? null;
+  const change = previous !== null ? tick.price - previous : null;
+  return {
+    price: tick.price,
+    change,
+    changePercent: previous !== null && previous !== 0 && change !== null ? (change / previous) * 100 : null,
+    volume: ref?.volume ?? null,
+    currency: ref?.currency ?? feed.instrument.quote ?? 'USD',
+    asOf: tick.asOf,
+    provider: providerId,
+    live,
+  };
+}

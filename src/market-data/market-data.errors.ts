@@ -1,0 +1,49 @@
+import { AppError } from '../platform/errors.ts';
+import type { ProviderError } from './providers/provider-errors.ts';
+
+export interface AttemptSummary {
+  readonly provider: string;
+  readonly error: string;
+  readonly kind: string;
+}
+
+/** Every provider that could answer says the symbol does not exist. */
+export class UnknownSymbolError extends AppError {
+  constructor(symbol: string, attempts: readonly AttemptSummary[]) {
+    super('UNKNOWN_SYMBOL', `unknown symbol ${symbol}: no provider knows it`, 404, { symbol, attempts });
+  }
+}
+
+/** No configured provider offers this kind of data for this instrument. */
+export class NotSupportedError extends AppError {
+  constructor(what: string, symbol: string | undefined, configured: readonly string[]) {
+    super(
+      'NOT_SUPPORTED',
+      `no configured provider offers ${what}${symbol ? ` for ${symbol}` : ''} (providers: ${configured.join(', ')})`,
+      422,
+      { what, ...(symbol ? { symbol } : {}), providers: configured },
+    );
+  }
+}
+
+/** Providers exist for the request but all failed: an error, never a made-up value. */
+export class MarketDataUnavailableError extends AppError {
+  constructor(what: string, symbol: string | undefined, errors: readonly ProviderError[]) {
+    const attempts = errors.map((e) => ({ provider: e.provider, kind: e.kind, error: e.message }));
+    const retry = errors.map((e) => e.details.retryAfterMs).filter((ms): ms is number => ms !== undefined);
+    super(
+      'MARKET_DATA_UNAVAILABLE',
+      `${what}${symbol ? ` for ${symbol}` : ''} is unavailable: every provider failed (${attempts
+        .map((a) => `${a.provider}: ${a.kind}`)
+        .join('; ')})`,
+      503,
+      {
+        ...(symbol ? { symbol } : {}),
+        attempts,
+        ...(retry.length === errors.length && retry.length > 0
+          ? { retryAfterSeconds: Math.max(1, Math.ceil(Math.min(...retry) / 1000)) }
+          : {}),
+      },
+    );
+  }
+}

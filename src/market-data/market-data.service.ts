@@ -1,0 +1,258 @@
+import type { Clock } from '../platform/clock.ts';
+import { ValidationError } from '../platform/errors.ts';
+import type { Logger } from '../platform/observability/logger.ts';
+import { Arbiter, type ArbiterOptions, type Uncached } from './arbitration/arbiter.ts';
+import { HealthBoard, type HealthSnapshot } from './arbitration/health.ts';
+import type { Sourced } from './arbitration/lineage.ts';
+import { MarketDataCache } from './cache/market-data-cache.ts';
+import { type CachedKind, ttlFor } from './cache/ttl.ts';
+import { instrumentKey } from './instruments.ts';
+import { NotSupportedError } from './market-data.errors.ts';
+import type { Capability, MarketDataProvider, UniverseEntry } from './providers/provider.ts';
+import {
+  BAR_INTERVAL_MS,
+  type Bar,
+  type BarInterval,
+  type CryptoStats,
+  type EarningsReport,
+  type FundingRate,
+  type Instrument,
+  type OrderBook,
+  type Profile,
+  type Quote,
+  type Transfer,
+  type VenueStatus,
+} from './types.ts';
+
+export interface ProviderInfo {
+  readonly id: string;
+  readonly displayName: string;
+  readonly live: boolean;
+  readonly capabilities: readonly Capability[];
+}
+
+/** Most bars one request may ask for (a decade of daily bars is ~2,520). */
+export const MAX_BARS_PER_REQUEST = 50_000;
+
+/**
+ * The one door to market data: arbitration across providers, caching with market-hours-aware
+ * lifetimes, coalescing of identical concurrent requests, and lineage on every answer.
+ */
+export class MarketDataService {
+  readonly #arbiter: Arbiter;
+  readonly #health: HealthBoard;
+  readonly #cache: MarketDataCache;
+
+  constructor(
+    readonly providers: readonly MarketDataProvider[],
+    private readonly clock: Clock,
+    logger: Logger,
+    options: Partial<ArbiterOptions> = {},
+  ) {
+    if (providers.length === 0) throw new Error('market data needs at least one provider');
+    const now = () => clock.now().getTime();
+    this.#health = new HealthBoard(now);
+    this.#cache = new MarketDataCache(now);
+    this.#arbiter = new Arbiter(providers, this.#health, clock, logger.child({ component: 'market-data' }), {
+      timeoutMs: 8_000,
+      tolerance: 0.01,
+      fanout: 2,
+      maxLagMs: 15 * 60_000,
+      ...options,
+    });
+  }
+
+  providersInfo(): ProviderInfo[] {
+    return this.providers.map((p) => ({
+      id: p.id,
+      displayName: p.displayName,
+      live: p.live,
+      capabilities: [...p.capabilities],
+    }));
+  }
+
+  health(): HealthSnapshot[] {
+    return this.#health.snapshot();
+  }
+
+  cacheStats() {
+    return this.#cache.stats();
+  }
+
+  /** Can any configured provider answer `capability` for this instrument? */
+  supports(capability: Capability, instrument?: Instrument): boolean {
+    return this.#arbiter.eligible(capability, instrument).length > 0;
+  }
+
+  /** Instruments the providers know by themselves (the simulated universe), first provider wins. */
+  universe(): UniverseEntry[] {
+    const seen = new Map<string, UniverseEntry>();
+    for (const p of this.providers) {
+      for (const entry of p.universe?.() ?? []) {
+        const key = instrumentKey(entry.instrument);
+        if (!seen.has(key)) seen.set(key, entry);
+      }
+    }
+    return [...seen.values()];
+  }
+
+  /** The provider that will stream live updates for this instrument (healthiest able one). */
+  streamProvider(instrument: Instrument): MarketDataProvider | undefined {
+    return this.#arbiter.eligible('stream', instrument)[0];
+  }
+
+  quote(instrument: Instrument): Promise<Sourced<Quote>> {
+    return this.#cached('quote', instrument, '', () =>
+      this.#arbiter.consensusQuote(instrument, (p, signal) => p.quote!({ instrument, signal })),
+    );
+  }
+
+  bars(instrument: Instrument, interval: BarInterval, start: Date, end: Date): Promise<Sourced<Bar[]>> {
+    if (!(start.getTime() < end.getTime())) throw new ValidationError('start', 'must be before end');
+    const count = (end.getTime() - start.getTime()) / BAR_INTERVAL_MS[interval];
+    if (count > MAX_BARS_PER_REQUEST) {
+      throw new ValidationError(
+        'range',
+        `asks for about ${Math.round(count)} ${interval} bars; at most ${MAX_BARS_PER_REQUEST} per request`,
+      );
+    }
+    // Ends in the future are clamped to now so the cache key of "up to now" requests stays stable.
+    const now = this.clock.now();
+    const until = end.getTime() > now.getTime() ? currentBarEnd(now, interval) : end;
+    const key = `${interval}:${start.toISOString()}:${until.toISOString()}`;
+    return this.#cached(
+      'bars',
+      instrument,
+      key,
+      () =>
+        this.#arbiter.first(
+          `${interval} bars`,
+          'bars',
+          instrument,
+          (p, signal) =>
+            p.bars!({ instrument, interval, start, end: end.getTime() > now.getTime() ? now : end, signal }),
+          (bars) => bars.at(-1)?.time ?? start,
+        ),
+      { interval, end: until },
+    );
+  }
+
+  profile(instrument: Instrument): Promise<Sourced<Profile>> {
+    return this.#cached('profile', instrument, '', () =>
+      this.#arbiter.first(
+        'profiles',
+        'profile',
+        instrument,
+        (p, signal) => p.profile!({ instrument, signal }),
+        (v) => v.asOf,
+      ),
+    );
+  }
+
+  cryptoStats(instrument: Instrument): Promise<Sourced<CryptoStats>> {
+    return this.#cached('cryptoStats', instrument, '', () =>
+      this.#arbiter.first(
+        '24h statistics',
+        'cryptoStats',
+        instrument,
+        (p, signal) => p.cryptoStats!({ instrument, signal }),
+        (v) => v.asOf,
+      ),
+    );
+  }
+
+  orderBook(instrument: Instrument, depth: number): Promise<Sourced<OrderBook>> {
+    return this.#cached('orderBook', instrument, String(depth), () =>
+      this.#arbiter.first(
+        'order books',
+        'orderBook',
+        instrument,
+        (p, signal) => p.orderBook!({ instrument, depth, signal }),
+        (v) => v.asOf,
+      ),
+    );
+  }
+
+  funding(instrument: Instrument): Promise<Sourced<FundingRate>> {
+    return this.#cached('funding', instrument, '', () =>
+      this.#arbiter.first(
+        'funding rates',
+        'funding',
+        instrument,
+        (p, signal) => p.funding!({ instrument, signal }),
+        (v) => v.asOf,
+      ),
+    );
+  }
+
+  earnings(instrument: Instrument, from: Date, to: Date): Promise<Sourced<EarningsReport[]>> {
+    return this.#cached('earnings', instrument, `${from.toISOString()}:${to.toISOString()}`, () =>
+      this.#arbiter.first(
+        'earnings',
+        'earnings',
+        instrument,
+        (p, signal) => p.earnings!({ instrument, from, to, signal }),
+        (reports) => reports.at(-1)?.reportDate ?? to,
+      ),
+    );
+  }
+
+  transfers(since: Date, minUsd: number, assets?: readonly string[]): Promise<Sourced<Transfer[]>> {
+    const key = `${since.toISOString()}:${minUsd}:${assets?.join(',') ?? '*'}`;
+    return this.#cached('transfers', undefined, key, () =>
+      this.#arbiter.first(
+        'large transfers',
+        'transfers',
+        undefined,
+        (p, signal) => p.transfers!({ since, minUsd, ...(assets ? { assets } : {}), signal }),
+        (list) => list.at(-1)?.time ?? since,
+      ),
+    );
+  }
+
+  /** Status of every venue every provider can see (each provider asked once; failures are omitted). */
+  async venueStatus(): Promise<Sourced<VenueStatus[]>> {
+    const able = this.#arbiter.eligible('venueStatus');
+    if (able.length === 0)
+      throw new NotSupportedError(
+        'venue status',
+        undefined,
+        this.providers.map((p) => p.id),
+      );
+    return this.#cached('venueStatus', undefined, '', () =>
+      this.#arbiter.first(
+        'venue status',
+        'venueStatus',
+        undefined,
+        (p, signal) => p.venueStatus!({ signal }),
+        (list) => list.reduce((latest, v) => (v.checkedAt > latest ? v.checkedAt : latest), new Date(0)),
+      ),
+    );
+  }
+
+  async #cached<T>(
+    kind: CachedKind,
+    instrument: Instrument | undefined,
+    params: string,
+    load: () => Promise<Uncached<T>>,
+    ttlExtra: { interval?: BarInterval; end?: Date } = {},
+  ): Promise<Sourced<T>> {
+    const key = `${kind}|${instrument ? instrumentKey(instrument) : '*'}|${params}`;
+    const cached = await this.#cache.getOrLoad(key, load, () =>
+      ttlFor(kind, instrument, this.clock.now(), ttlExtra),
+    );
+    return {
+      value: cached.value.value,
+      lineage: {
+        ...cached.value.lineage,
+        cache: { hit: cached.hit, ageMs: cached.ageMs, ttlMs: cached.ttlMs },
+      },
+    };
+  }
+}
+
+/** End (exclusive) of the bar that contains `at`. */
+function currentBarEnd(at: Date, interval: BarInterval): Date {
+  const step = BAR_INTERVAL_MS[interval];
+  return new Date(Math.floor(at.getTime() / step) * step + step);
+}
