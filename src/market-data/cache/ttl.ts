@@ -1,4 +1,4 @@
-import { marketInfo, msUntilOpen, sessionState } from '../markets.ts';
+import { localTime, marketInfo, msUntilOpen, sessionState } from '../markets.ts';
 import { BAR_INTERVAL_MS, type BarInterval, type Instrument } from '../types.ts';
 
 /**
@@ -30,24 +30,11 @@ export function marketPhase(instrument: Instrument, at: Date): MarketPhase {
     case 'macro':
       return 'closed';
     case 'fx': {
-      const ny = marketInfo('US')!;
-      const local = new Intl.DateTimeFormat('en-US', {
-        timeZone: ny.timeZone,
-        weekday: 'short',
-        hour: 'numeric',
-        hourCycle: 'h23',
-      })
-        .formatToParts(at)
-        .reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
-      const hour = Number(local.hour);
-      if (
-        local.weekday === 'Sat' ||
-        (local.weekday === 'Sun' && hour < 17) ||
-        (local.weekday === 'Fri' && hour >= 17)
-      ) {
-        return 'closed';
-      }
-      return 'open';
+      // Spot fx trades from Sunday 17:00 to Friday 17:00 New York time.
+      const { weekday, minute } = localTime(at, 'America/New_York');
+      const closed =
+        weekday === 6 || (weekday === 0 && minute < 17 * 60) || (weekday === 5 && minute >= 17 * 60);
+      return closed ? 'closed' : 'open';
     }
     default: {
       const market = marketInfo(instrument.market ?? 'US') ?? marketInfo('US')!;
