@@ -101,10 +101,16 @@ export class MarketDataService {
     return this.#arbiter.eligible('stream', instrument)[0];
   }
 
-  quote(instrument: Instrument): Promise<Sourced<Quote>> {
-    return this.#cached('quote', instrument, '', () =>
-      this.#arbiter.consensusQuote(instrument, (p, signal) => p.quote!({ instrument, signal })),
+  /** `prefer`: a provider id (venue) to ask alone when it can answer, e.g. the exchange a user named. */
+  quote(instrument: Instrument, prefer?: string): Promise<Sourced<Quote>> {
+    return this.#cached('quote', instrument, prefer ?? '', () =>
+      this.#arbiter.consensusQuote(instrument, (p, signal) => p.quote!({ instrument, signal }), prefer),
     );
+  }
+
+  /** Whether a provider with this id is configured and can answer `capability` for the instrument. */
+  offers(providerId: string, capability: Capability, instrument?: Instrument): boolean {
+    return this.#arbiter.eligible(capability, instrument).some((p) => p.id === providerId);
   }
 
   bars(instrument: Instrument, interval: BarInterval, start: Date, end: Date): Promise<Sourced<Bar[]>> {
@@ -149,38 +155,41 @@ export class MarketDataService {
     );
   }
 
-  cryptoStats(instrument: Instrument): Promise<Sourced<CryptoStats>> {
-    return this.#cached('cryptoStats', instrument, '', () =>
+  cryptoStats(instrument: Instrument, prefer?: string): Promise<Sourced<CryptoStats>> {
+    return this.#cached('cryptoStats', instrument, prefer ?? '', () =>
       this.#arbiter.first(
         '24h statistics',
         'cryptoStats',
         instrument,
         (p, signal) => p.cryptoStats!({ instrument, signal }),
         (v) => v.asOf,
+        prefer,
       ),
     );
   }
 
-  orderBook(instrument: Instrument, depth: number): Promise<Sourced<OrderBook>> {
-    return this.#cached('orderBook', instrument, String(depth), () =>
+  orderBook(instrument: Instrument, depth: number, prefer?: string): Promise<Sourced<OrderBook>> {
+    return this.#cached('orderBook', instrument, `${depth}:${prefer ?? ''}`, () =>
       this.#arbiter.first(
         'order books',
         'orderBook',
         instrument,
         (p, signal) => p.orderBook!({ instrument, depth, signal }),
         (v) => v.asOf,
+        prefer,
       ),
     );
   }
 
-  funding(instrument: Instrument): Promise<Sourced<FundingRate>> {
-    return this.#cached('funding', instrument, '', () =>
+  funding(instrument: Instrument, prefer?: string): Promise<Sourced<FundingRate>> {
+    return this.#cached('funding', instrument, prefer ?? '', () =>
       this.#arbiter.first(
         'funding rates',
         'funding',
         instrument,
         (p, signal) => p.funding!({ instrument, signal }),
         (v) => v.asOf,
+        prefer,
       ),
     );
   }

@@ -35,11 +35,13 @@ export class Arbiter {
     private readonly options: ArbiterOptions,
   ) {}
 
-  /** Providers able to answer, healthiest first. */
-  eligible(capability: Capability, instrument?: Instrument): MarketDataProvider[] {
-    const able = this.providers.filter(
-      (p) => p.capabilities.has(capability) && p.supports(capability, instrument),
-    );
+  /**
+   * Providers able to answer, healthiest first. With `prefer` (a venue the caller asked for), only
+   * that provider when it can answer.
+   */
+  eligible(capability: Capability, instrument?: Instrument, prefer?: string): MarketDataProvider[] {
+    let able = this.providers.filter((p) => p.capabilities.has(capability) && p.supports(capability, instrument));
+    if (prefer && able.some((p) => p.id === prefer)) able = able.filter((p) => p.id === prefer);
     const order = this.health.rank(
       able.map((p) => p.id),
       capability,
@@ -54,8 +56,9 @@ export class Arbiter {
     instrument: Instrument | undefined,
     run: (provider: MarketDataProvider, signal: AbortSignal) => Promise<T>,
     asOf: (value: T) => Date,
+    prefer?: string,
   ): Promise<Uncached<T>> {
-    const candidates = this.eligible(capability, instrument);
+    const candidates = this.eligible(capability, instrument, prefer);
     if (candidates.length === 0)
       throw new NotSupportedError(
         what,
@@ -93,8 +96,9 @@ export class Arbiter {
   async consensusQuote(
     instrument: Instrument,
     run: (provider: MarketDataProvider, signal: AbortSignal) => Promise<Quote>,
+    prefer?: string,
   ): Promise<Uncached<Quote>> {
-    const candidates = this.eligible('quote', instrument);
+    const candidates = this.eligible('quote', instrument, prefer);
     if (candidates.length === 0)
       throw new NotSupportedError(
         'quotes',

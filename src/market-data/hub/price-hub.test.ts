@@ -116,3 +116,23 @@ describe('PriceHub', () => {
     expect(ticks).toEqual([]);
   });
 });
+
+describe('tickStream', () => {
+  it('keeps only the latest tick per symbol for a slow reader and leaves the feeds on return', async () => {
+    const { tickStream } = await import('./tick-stream.ts');
+    const s = setup();
+    const eth = parseInstrument('ETH/USDT');
+    s.provider.prices.set('ETH/USDT', 3000);
+    const stream = tickStream(s.hub, [btc, eth], 0);
+    for (let i = 1; i <= 100; i++) s.provider.emit('BTC/USDT', 50_000 + i);
+    s.provider.emit('ETH/USDT', 3001);
+    const first = await stream.next();
+    const second = await stream.next();
+    expect([first.value?.symbol, first.value?.price]).toEqual(['BTC/USDT', 50_100]);
+    expect([second.value?.symbol, second.value?.price]).toEqual(['ETH/USDT', 3001]);
+    await stream.return!();
+    expect(s.hub.stats().feeds).toBe(0);
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+    s.hub.close();
+  });
+});

@@ -16,9 +16,13 @@ export interface PriceTick {
   /** Session volume (listed) or rolling 24 h volume (crypto) as of the last quote. */
   readonly volume: number | null;
   readonly currency: string;
+  /** Size of the trade behind this update, when a stream reported one. */
+  readonly size: number | null;
   /** Time of the price itself. */
   readonly asOf: Date;
   readonly provider: string;
+  /** Provider agreement behind the price (1 for a single streaming source). */
+  readonly confidence: number;
   /** false when the price comes from the simulated market. */
   readonly live: boolean;
 }
@@ -200,8 +204,10 @@ export class PriceHub {
             changePercent: quote.changePercent,
             volume: quote.volume,
             currency: quote.currency,
+            size: null,
             asOf: quote.asOf,
             provider: lineage.used[0] ?? lineage.asked[0] ?? 'unknown',
+            confidence: lineage.agreement,
             live: !lineage.simulated,
           });
         }
@@ -276,8 +282,10 @@ function fromStream(
     changePercent: previous !== null && previous !== 0 && change !== null ? (change / previous) * 100 : null,
     volume: ref?.volume ?? null,
     currency: ref?.currency ?? feed.instrument.quote ?? 'USD',
+    size: tick.size,
     asOf: tick.asOf,
     provider: providerId,
+    confidence: 1,
     live,
   };
 }

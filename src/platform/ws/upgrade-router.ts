@@ -15,6 +15,7 @@ export type WsConnectionHandler = (socket: WebSocket, context: WsRouteContext) =
 
 interface WsRoute {
   readonly server: WebSocketServer;
+  readonly template: string;
 }
 
 /** Close code sent to every client when the server shuts down ("going away"). */
@@ -28,6 +29,7 @@ export const CLOSE_GOING_AWAY = 1001;
 export class UpgradeRouter {
   readonly #table = new PathTable<WsRoute>();
   readonly #servers: WebSocketServer[] = [];
+  readonly #routes: WsRoute[] = [];
   #closing = false;
 
   constructor(
@@ -60,7 +62,8 @@ export class UpgradeRouter {
       });
     }
     this.#servers.push(server);
-    this.#table.add(template, { server });
+    this.#table.add(template, { server, template });
+    this.#routes.push({ server, template });
     return server;
   }
 
@@ -85,6 +88,13 @@ export class UpgradeRouter {
 
   get connectionCount(): number {
     return this.#servers.reduce((n, s) => n + s.clients.size, 0);
+  }
+
+  /** Open connections per route template (only routes with at least one). */
+  connectionsByRoute(): Record<string, number> {
+    return Object.fromEntries(
+      this.#routes.filter((r) => r.server.clients.size > 0).map((r) => [r.template, r.server.clients.size]),
+    );
   }
 
   /**

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import type { PriceTick } from '../hub/price-hub.ts';
+import type { OhlcvBar } from './ohlcv.ts';
+
+/**
+ * The plain-WebSocket price protocol of /ws/stream and /ws/prices/{symbols}, as existing clients
+ * speak it (compatibility notes), minus its defects: a `ping` gets a `pong`, limits are answered
+ * with an error before anything is closed, and a missing price is never sent as 0.
+ */
+export const STREAM_TYPES = ['price', 'quote', 'ohlcv', 'multi_asset', 'trades'] as const;
+export type StreamType = (typeof STREAM_TYPES)[number];
+/** `trades` is part of the protocol but no provider here publishes individual trades yet. */
+export const SUPPORTED_STREAM_TYPES: readonly StreamType[] = ['price', 'quote', 'ohlcv', 'multi_asset'];
+
+export const LIMITS = {
+  symbolsPerSubscription: 50,
+  subscriptionsPerConnection: 20,
+  intervalMinMs: 100,
+  intervalMaxMs: 60_000,
+  heartbeatMs: 30_000,
+  /** Client messages per second (sustained) and burst before the connection is closed. */
+  messagesPerSecond: 10,
+  messageBurst: 50,
+  /** Above this many unsent bytes a data message is skipped (its symbols stay pending, latest only). */
+  maxBufferedBytes: 1_000_000,
+} as const;
+
+export type ErrorCode =
+  | 'SUBSCRIPTION_ERROR'
+  | 'UNSUBSCRIBE_ERROR'
+  | 'INVALID_MESSAGE_TYPE'
+  | 'INVALID_JSON'
+  | 'PROCESSING_ERROR'
+  | 'LIMIT_EXCEEDED';
+
+const subscribeSchema = z.object({
+  type: z.literal('subscribe'),
+  stream_type: z.enum(STREAM_TYPES).default('price'),
+  symbols: z
+    .array(z.string().trim().min(1).max(32))
+    .min(1, { error: 'must name at least one symbol' })
+    .max(LIMITS.symbolsPerSubscription, {
+      error: `at most ${LIMITS.symbolsPerSubscription} symbols per subscription`,
+    }),
+  asset_type: z.string().trim().toLowerCase().default('equity'),
+  market: z.string().trim().toUpperCase().default('US'),
+  interval_ms: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(LIMITS.intervalMinMs, { error: `must be at least ${LIMITS.intervalMinMs}` })
+    .max(LIMITS.intervalMaxMs, { error: `must be at most ${LIMITS.intervalMaxMs}` })
+    .default(1000),
+  data_type: z.string().default('price'),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+const unsubscribeSchema = z.object({
+  type: z.literal('unsubscribe'),
+  stream_type: z.enum(STREAM_TYPES).default('price'),
+  symbols: z.array(z.string().trim().min(1).max(32)).optional(),
+});
+
+export type SubscribeMessage = z.output<typeof subscribeSchema>;
+export type UnsubscribeMessage = z.output<typeof unsubscribeSchema>;
+export type ClientMessage = SubscribeMessage | UnsubscribeMessage | { type: 'ping' };
+
+export type ParseResult =
+  | { ok: true; message: ClientMessage }
+  | { ok: false; code: ErrorCode; message: string; details: Record<string, unknown> };
+
+export function parseClientMessage(raw: string): ParseResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return { ok: false, code: 'INVALID_JSON', message: 'message is not valid JSON', details: {} };
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    return { ok: false, code: 'INVALID_JSON', message: 'message must be a JSON object', details: {} };
+  }
+  const type = (data as { type?: unknown }).type;
+  if (type === 'ping') return { ok: true, message: { type: 'ping' } };
+  const schema =
+    type === 'subscribe' ? subscribeSchema : type === 'unsubscribe' ? unsubscribeSchema : undefined;
+  if (!schema) {
+    return {
+      ok: false,
+      code: 'INVALID_MESSAGE_TYPE',
+      message: `unknown message type ${JSON.stringify(type)}; expected subscribe, unsubscribe or ping`,
+      details: { type },
+    };
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`);
+    return {
+      ok: false,
+      code: type === 'subscribe' ? 'SUBSCRIPTION_ERROR' : 'UNSUBSCRIBE_ERROR',
+      message: issues.join('; '),
+      details: { issues },
+    };
+  }
+  return { ok: true, message: parsed.data };
+}
+
+const now = () => new Date().toISOString();
+
+export const messages = {
+  ack: (streamType: StreamType, symbols: readonly string[], subscriptionId: string, intervalMs: number) => ({
+    type: 'subscription_ack',
+    stream_type: streamType,
+    symbols,
+    subscription_id: subscriptionId,
+    interval_ms: intervalMs,
+    timestamp: now(),
+  }),
+  unsubscribeAck: (streamType: StreamType, symbols: readonly string[]) => ({
+    type: 'unsubscribe_ack',
+    stream_type: streamType,
+    symbols,
+  }),
+  data: (streamType: StreamType, subscriptionId: string, data: readonly unknown[]) => ({
+    type: 'data',
+    stream_type: streamType,
+    subscription_id: subscriptionId,
+    data,
+    timestamp: now(),
+    metadata: { count: data.length },
+  }),
+  heartbeat: (activeSubscriptions: number) => ({
+    type: 'heartbeat',
+    timestamp: now(),
+    active_subscriptions: activeSubscriptions,
+  }),
+  pong: () => ({ type: 'pong', timestamp: now() }),
+  error: (code: ErrorCode, message: string, details: Record<string, unknown> = {}) => ({
+    type: 'error',
+    error_code: code,
+    message,
+    details,
+    timestamp: now(),
+  }),
+};
+
+/** A price item (`data[]` of price, quote and multi_asset streams). */
+export function priceItem(tick: PriceTick) {
+  return {
+    symbol: tick.symbol,
+    asset_type: tick.instrument.assetClass,
+    price: tick.price,
+    change: tick.change,
+    change_percent: tick.changePercent,
+    volume: tick.volume,
+    currency: tick.currency,
+    timestamp: tick.asOf.toISOString(),
+    provider: tick.provider,
+    confidence: tick.confidence,
+    simulated: !tick.live,
+    seq: tick.seq,
+  };
+}
+
+export function ohlcvItem(bar: OhlcvBar) {
+  return {
+    symbol: bar.symbol,
+    timestamp: bar.time.toISOString(),
+    open: bar.open,
+    high: bar.high,
+    low: bar.low,
+    close: bar.close,
+    volume: bar.volume,
+    is_closed: bar.closed,
+  };
+}

@@ -1,0 +1,103 @@
+import { ema, sma } from '../../fk-dsl/indicators/moving-averages.ts';
+import { macd, rsi } from '../../fk-dsl/indicators/oscillators.ts';
+import { annualizedVolatility, beta, logReturns } from '../../fk-dsl/indicators/statistics.ts';
+import type { AssetClass, Bar } from '../types.ts';
+
+/** Technical picture of an instrument from its daily closes, with the conventions used. */
+export interface TechnicalSummary {
+  readonly asOf: Date;
+  readonly close: number;
+  readonly rsi14: number | null;
+  readonly sma20: number | null;
+  readonly sma50: number | null;
+  readonly sma200: number | null;
+  readonly ema20: number | null;
+  readonly macd: { readonly line: number; readonly signal: number; readonly histogram: number } | null;
+  /** Annualised volatility of daily log returns over the last 30 returns. */
+  readonly volatility30d: number | null;
+  /** Where the close sits in its 52-week range (0 = at the low, 1 = at the high). */
+  readonly rangePosition52w: number | null;
+  readonly trend: 'uptrend' | 'downtrend' | 'sideways' | 'unknown';
+  readonly barsUsed: number;
+  readonly conventions: string;
+}
+
+export const TECHNICAL_CONVENTIONS =
+  'Daily closes. RSI 14 with Wilder smoothing; SMA/EMA simple and SMA-seeded exponential averages; ' +
+  'MACD 12/26/9 on EMAs; volatility = sample standard deviation of the last 30 daily log returns x ' +
+  'sqrt(252) (sqrt(365) for crypto); trend = close vs SMA 50 and SMA 50 vs SMA 200.';
+
+const last = (series: Float64Array) => {
+  const v = series[series.length - 1];
+  return v === undefined || Number.isNaN(v) ? null : v;
+};
+
+export function periodsPerYear(assetClass: AssetClass): number {
+  return assetClass === 'crypto' ? 365 : 252;
+}
+
+export function technicalSummary(bars: readonly Bar[], assetClass: AssetClass): TechnicalSummary | null {
+  if (bars.length < 2) return null;
+  const closes = Float64Array.from(bars, (b) => b.close);
+  const close = closes[closes.length - 1]!;
+  const m = macd(closes);
+  const line = last(m.macd);
+  const signal = last(m.signal);
+  const sma50 = last(sma(closes, 50));
+  const sma200 = last(sma(closes, 200));
+  const window = bars.slice(-periodsPerYear(assetClass));
+  const hi = Math.max(...window.map((b) => b.high));
+  const lo = Math.min(...window.map((b) => b.low));
+  let trend: TechnicalSummary['trend'] = 'unknown';
+  if (sma50 !== null && sma200 !== null) {
+    if (close > sma50 && sma50 > sma200) trend = 'uptrend';
+    else if (close < sma50 && sma50 < sma200) trend = 'downtrend';
+    else trend = 'sideways';
+  }
+  return {
+    asOf: bars.at(-1)!.time,
+    close,
+    rsi14: last(rsi(closes, 14)),
+    sma20: last(sma(closes, 20)),
+    sma50,
+    sma200,
+    ema20: last(ema(closes, 20)),
+    macd: line !== null && signal !== null ? { line, signal, histogram: line - signal } : null,
+    volatility30d:
+      closes.length > 30 ? annualizedVolatility(closes.slice(-31), periodsPerYear(assetClass)) : null,
+    rangePosition52w: hi > lo ? (close - lo) / (hi - lo) : null,
+    trend,
+    barsUsed: bars.length,
+    conventions: TECHNICAL_CONVENTIONS,
+  };
+}
+
+/** 52-week high/low and average daily volume (last 63 sessions, about three months) from daily bars. */
+export function rangeAndVolume(bars: readonly Bar[], assetClass: AssetClass) {
+  const year = bars.slice(-periodsPerYear(assetClass));
+  const recent = bars.slice(-63).filter((b) => b.volume !== null);
+  return {
+    week52High: year.length ? Math.max(...year.map((b) => b.high)) : null,
+    week52Low: year.length ? Math.min(...year.map((b) => b.low)) : null,
+    averageVolume: recent.length ? recent.reduce((s, b) => s + (b.volume ?? 0), 0) / recent.length : null,
+  };
+}
+
+/** Beta of daily log returns against a benchmark's, on the dates both have (at least 60). */
+export function betaAgainst(bars: readonly Bar[], benchmark: readonly Bar[]): number | null {
+  const byDay = new Map(benchmark.map((b) => [dayKey(b.time), b.close]));
+  const a: number[] = [];
+  const m: number[] = [];
+  for (const bar of bars) {
+    const close = byDay.get(dayKey(bar.time));
+    if (close !== undefined) {
+      a.push(bar.close);
+      m.push(close);
+    }
+  }
+  if (a.length < 61) return null;
+  const value = beta(logReturns(a), logReturns(m));
+  return Number.isFinite(value) ? value : null;
+}
+
+const dayKey = (d: Date) => d.toISOString().slice(0, 10);

@@ -1,0 +1,19 @@
+/**
+ * What a data tool reports about each call that carries a `sessionId`, so the sessions domain can
+ * record it (query history, cache-hit rate). The tools know nothing about sessions themselves.
+ */
+export interface ToolCall {
+  readonly tool: string;
+  readonly sessionId: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly resultSummary: string;
+  readonly symbols: readonly string[];
+  /** Whether the answer came (entirely) from the cache. */
+  readonly cacheHit: boolean;
+  readonly durationMs: number;
+  readonly at: Date;
+}
+
+export interface ToolCallRecorder {
+  record(call: ToolCall): Promise<void>;
+}
