@@ -46,7 +46,7 @@ describe('parseInstrument', () => {
     ['BTC/', 'is not a BASE/QUOTE pair'],
     ['AAPL', 'unknown market "XX"', { market: 'XX' }],
     ['BTC/BTC', 'base and quote asset are both BTC'],
-  ])('rejects %j with a message naming the field', (input, message, hint = {}) => {
+  ])('rejects %j with a message naming the field', (input, message, hint: { market?: string } = {}) => {
     let error: unknown;
     try {
       parseInstrument(input, hint);
