@@ -80,17 +80,13 @@ export class ProviderHttp {
     const { provider } = this.#o;
     const url = this.#url(req);
     for (let attempt = 0; ; attempt++) {
-      if (!this.#breaker.allow()) {
-        throw new ProviderError(
-          provider,
-          'circuit_open',
-          `circuit open after repeated failures; retry in ${Math.ceil(this.#breaker.remainingMs() / 1000)}s`,
-          {
-            retryAfterMs: this.#breaker.remainingMs(),
-          },
-        );
-      }
+      // A caller that has already given up costs no token and says nothing about the upstream.
+      if (req.signal.aborted) throw transportError(provider, req.signal.reason, req.signal);
+      if (this.#breaker.state === 'open') throw this.#circuitOpen();
       await this.#takeToken(req.signal);
+      // Asked only now: a half-open circuit hands out its single trial to a request that is sent,
+      // not to one that then gives up waiting for a token and would hold the trial forever.
+      if (!this.#breaker.allow()) throw this.#circuitOpen();
       let failure: ProviderError;
       try {
         const response = await this.#send(url, req);
@@ -124,6 +120,16 @@ export class ProviderHttp {
             );
       }
     }
+  }
+
+  #circuitOpen(): ProviderError {
+    const remainingMs = this.#breaker.remainingMs();
+    return new ProviderError(
+      this.#o.provider,
+      'circuit_open',
+      `circuit open after repeated failures; retry in ${Math.ceil(remainingMs / 1000)}s`,
+      { retryAfterMs: remainingMs },
+    );
   }
 
   #url(req: HttpRequest): string {
@@ -226,9 +232,11 @@ function describeBody(body: unknown): string {
 
 /** Retry-After as delta-seconds or an HTTP date; capped at 5 minutes. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value.trim());
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : new Date(value).getTime() - now;
+  // Number('') is 0: a blank header must not read as "retry now".
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  const seconds = Number(trimmed);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : new Date(trimmed).getTime() - now;
   if (!Number.isFinite(ms)) return undefined;
   return Math.min(300_000, Math.max(0, Math.round(ms)));
 }

@@ -1,0 +1,268 @@
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../../platform/clock.ts';
+import { systemClock } from '../../platform/clock.ts';
+import {
+  type AssetClass,
+  BAR_INTERVAL_MS,
+  type Bar,
+  type CryptoStats,
+  type FundingRate,
+  type Instrument,
+  type OrderBook,
+  type Quote,
+  type VenueStatus,
+} from '../types.ts';
+import {
+  BINANCE,
+  BINANCE_FUTURES,
+  barsInRange,
+  binanceError,
+  binanceSymbol,
+  depthLimitFor,
+  FUTURES_QUOTES,
+  KLINE_INTERVALS,
+  parseDepth,
+  parseKlines,
+  parsePremiumIndex,
+  parseTicker24h,
+  quoteFromTicker,
+  SPOT_QUOTES,
+  statsFromTicker,
+} from './binance.parse.ts';
+import { type BinanceStreamTuning, BinanceTradeStream, type WebSocketFactory } from './binance.stream.ts';
+import { type HttpRequest, ProviderHttp, parseRetryAfter } from './http/provider-http.ts';
+import type {
+  BarsCall,
+  Call,
+  Capability,
+  InstrumentCall,
+  MarketDataProvider,
+  OrderBookCall,
+  StreamSubscription,
+} from './provider.ts';
+import { unknownSymbol, unsupported } from './provider-errors.ts';
+
+export interface BinanceOptions {
+  /** Spot REST, `https://api.binance.com` (no trailing slash). */
+  readonly baseUrl: string;
+  /** USD-M futures REST, `https://fapi.binance.com`. */
+  readonly futuresBaseUrl: string;
+  /** Spot WebSocket streams, `wss://stream.binance.com:9443`; the combined endpoint `/stream` is used. */
+  readonly wsUrl: string;
+  readonly dispatcher?: Dispatcher;
+  /** Requests per second per REST host (default 10, burst 20: far inside Binance's weight budget). */
+  readonly ratePerSecond?: number;
+  readonly burst?: number;
+  readonly clock?: Clock;
+  readonly webSocketFactory?: WebSocketFactory;
+  /** Reconnect and heartbeat timing of the trade stream (tests shorten it). */
+  readonly streamTuning?: Partial<BinanceStreamTuning>;
+}
+
+const CAPABILITIES: ReadonlySet<Capability> = new Set([
+  'quote',
+  'bars',
+  'cryptoStats',
+  'orderBook',
+  'funding',
+  'venueStatus',
+  'stream',
+]);
+const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['crypto']);
+/** A venue slower than this is degraded (the exchange-outage watchdog's "slow"). */
+const SLOW_MS = 1_000;
+const KLINES_PER_PAGE = 1_000;
+/** Longer ranges than this many bars are refused rather than paged for most of a caller's deadline. */
+const MAX_BARS = 50_000;
+
+/**
+ * Binance spot (quotes, 24 h statistics, klines, order book, trade stream) and USD-M futures
+ * (funding). Only pairs Binance lists are supported: a USD-quoted instrument is not silently
+ * answered with a USDT price, so arbitration asks a provider that has USD.
+ */
+export function createBinanceProvider(options: BinanceOptions): MarketDataProvider {
+  const clock = options.clock ?? systemClock;
+  const httpOptions = {
+    ratePerSecond: options.ratePerSecond ?? 10,
+    burst: options.burst ?? 20,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  };
+  const spot = new ProviderHttp({ provider: BINANCE, baseUrl: trimSlash(options.baseUrl), ...httpOptions });
+  const futures = new ProviderHttp({
+    provider: BINANCE,
+    baseUrl: trimSlash(options.futuresBaseUrl),
+    ...httpOptions,
+  });
+  const stream = new BinanceTradeStream({
+    url: `${trimSlash(options.wsUrl)}/stream`,
+    ...(options.webSocketFactory ? { webSocketFactory: options.webSocketFactory } : {}),
+    ...(options.streamTuning ? { tuning: options.streamTuning } : {}),
+  });
+
+  const pair = (instrument: Instrument, quotes = SPOT_QUOTES): string => {
+    if (instrument.assetClass !== 'crypto')
+      throw unsupported(BINANCE, `${instrument.assetClass} instruments`);
+    const symbol = binanceSymbol(instrument, quotes);
+    if (!symbol) {
+      throw unknownSymbol(
+        BINANCE,
+        instrument.symbol,
+        `Binance lists no ${instrument.quote ?? '?'} pair for it`,
+      );
+    }
+    return symbol;
+  };
+
+  /** GET that returns the body of a 2xx answer and turns Binance's error answers into ProviderErrors. */
+  const get = async (http: ProviderHttp, req: HttpRequest, symbol: string) => {
+    const res = await http.get(req);
+    const error = binanceError(res.status, res.body, symbol, parseRetryAfter(res.headers['retry-after']));
+    if (error) throw error;
+    return res;
+  };
+
+  const ticker = async ({ instrument, signal }: InstrumentCall) => {
+    const symbol = pair(instrument);
+    const res = await get(
+      spot,
+      { path: '/api/v3/ticker/24hr', query: { symbol }, signal },
+      instrument.symbol,
+    );
+    return parseTicker24h(res.body);
+  };
+
+  const probe = async (http: ProviderHttp, path: string, venue: string, signal: AbortSignal) => {
+    const started = performance.now();
+    try {
+      const res = await http.get({ path, signal });
+      const latencyMs = Math.round(performance.now() - started);
+      const refused = binanceError(res.status, res.body, venue, undefined);
+      const status: VenueStatus['status'] = refused ? 'down' : latencyMs > SLOW_MS ? 'degraded' : 'up';
+      return { venue, status, latencyMs, detail: refused?.message ?? null, checkedAt: clock.now() };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return { venue, status: 'down' as const, latencyMs: null, detail, checkedAt: clock.now() };
+    }
+  };
+
+  return {
+    id: BINANCE,
+    displayName: 'Binance',
+    live: true,
+    capabilities: CAPABILITIES,
+    assetClasses: ASSET_CLASSES,
+
+    supports(capability: Capability, instrument?: Instrument): boolean {
+      if (!CAPABILITIES.has(capability)) return false;
+      if (!instrument) return true;
+      if (capability === 'venueStatus') return true;
+      return binanceSymbol(instrument, capability === 'funding' ? FUTURES_QUOTES : SPOT_QUOTES) !== undefined;
+    },
+
+    async quote(call: InstrumentCall): Promise<Quote> {
+      return quoteFromTicker(await ticker(call), call.instrument);
+    },
+
+    async cryptoStats(call: InstrumentCall): Promise<CryptoStats> {
+      return statsFromTicker(await ticker(call), call.instrument);
+    },
+
+    async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
+      const symbol = pair(instrument);
+      const step = BAR_INTERVAL_MS[interval];
+      // Binance's endTime is inclusive, our end is not.
+      const last = end.getTime() - 1;
+      if (last < start.getTime()) return [];
+      if ((end.getTime() - start.getTime()) / step > MAX_BARS) {
+        throw unsupported(BINANCE, `more than ${MAX_BARS} ${interval} bars in one call`);
+      }
+      const fetchPage = async (from: number, limit: number) => {
+        const res = await get(
+          spot,
+          {
+            path: '/api/v3/klines',
+            query: { symbol, interval: KLINE_INTERVALS[interval], startTime: from, endTime: last, limit },
+            signal,
+          },
+          instrument.symbol,
+        );
+        return parseKlines(res.body);
+      };
+      return pagedKlines(fetchPage, start, end, step);
+    },
+
+    async orderBook({ instrument, depth, signal }: OrderBookCall): Promise<OrderBook> {
+      const symbol = pair(instrument);
+      const wanted = Math.max(1, Math.floor(depth));
+      const res = await get(
+        spot,
+        { path: '/api/v3/depth', query: { symbol, limit: depthLimitFor(wanted) }, signal },
+        instrument.symbol,
+      );
+      const { bids, asks } = parseDepth(res.body, wanted);
+      return {
+        symbol: instrument.symbol,
+        venue: BINANCE,
+        bids,
+        asks,
+        // The depth body has no time: the Date header is when Binance produced the snapshot (to the
+        // second). Without one, the moment of receipt is the closest truthful time there is.
+        asOf: res.date ?? clock.now(),
+      };
+    },
+
+    async funding({ instrument, signal }: InstrumentCall): Promise<FundingRate> {
+      const symbol = pair(instrument, FUTURES_QUOTES);
+      const res = await get(
+        futures,
+        { path: '/fapi/v1/premiumIndex', query: { symbol }, signal },
+        instrument.symbol,
+      );
+      return parsePremiumIndex(res.body, instrument);
+    },
+
+    async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
+      return Promise.all([
+        probe(spot, '/api/v3/ping', BINANCE, signal),
+        probe(futures, '/fapi/v1/ping', BINANCE_FUTURES, signal),
+      ]);
+    },
+
+    stream(subscription: StreamSubscription): () => void {
+      return stream.subscribe(subscription);
+    },
+
+    async close(): Promise<void> {
+      stream.close();
+    },
+  };
+}
+
+/**
+ * Klines for [start, end) page by page: Binance answers at most `pageSize` klines from `startTime`
+ * on, so a full page means there may be more after its newest kline.
+ */
+export async function pagedKlines(
+  fetchPage: (from: number, limit: number) => Promise<Bar[]>,
+  start: Date,
+  end: Date,
+  step: number,
+  pageSize = KLINES_PER_PAGE,
+): Promise<Bar[]> {
+  const collected: Bar[] = [];
+  for (let from = start.getTime(); from < end.getTime(); ) {
+    const limit = Math.max(1, Math.min(pageSize, Math.ceil((end.getTime() - from) / step)));
+    const page = await fetchPage(from, limit);
+    collected.push(...page);
+    const newest = page.at(-1)?.time.getTime();
+    // A short page is the last; a page reaching the end leaves no room for another bar; a page that
+    // does not move forward would repeat forever.
+    if (page.length < limit || newest === undefined || newest + step >= end.getTime() || newest < from) break;
+    from = newest + 1;
+  }
+  return barsInRange(collected, start, end);
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,185 @@
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../../platform/clock.ts';
+import { systemClock } from '../../platform/clock.ts';
+import type {
+  AssetClass,
+  Bar,
+  BarInterval,
+  EarningsReport,
+  Instrument,
+  Quote,
+  VenueStatus,
+} from '../types.ts';
+import { FINNHUB, parseCandles, parseEarningsCalendar, parseQuote } from './finnhub.parse.ts';
+import { type HttpRequest, type HttpResponse, ProviderHttp } from './http/provider-http.ts';
+import type {
+  BarsCall,
+  Call,
+  Capability,
+  EarningsCall,
+  InstrumentCall,
+  MarketDataProvider,
+} from './provider.ts';
+import { ProviderError, unsupported } from './provider-errors.ts';
+
+export interface FinnhubOptions {
+  /** `https://finnhub.io/api/v1` (no trailing slash). */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** Upper bound per call on top of the caller's signal. */
+  readonly timeoutMs?: number;
+  readonly dispatcher?: Dispatcher;
+  /** Default 55/60 per second with a burst of 5: never more than the free tier's 60 calls a minute. */
+  readonly ratePerSecond?: number;
+  readonly burst?: number;
+  readonly clock?: Clock;
+}
+
+const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'bars', 'earnings', 'venueStatus']);
+const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['equity', 'etf']);
+const RESOLUTIONS: Readonly<Record<BarInterval, string>> = {
+  '1m': '1',
+  '5m': '5',
+  '15m': '15',
+  '30m': '30',
+  '1h': '60',
+  '1d': 'D',
+};
+/** A venue slower than this is degraded (the exchange-outage watchdog's "slow"). */
+const SLOW_MS = 1_000;
+/** Probed by venueStatus: a symbol Finnhub always quotes, on the cheapest endpoint. */
+const PROBE_SYMBOL = 'AAPL';
+
+/**
+ * Finnhub: US equities and ETFs, keyed (X-Finnhub-Token header, so the key stays out of URLs and
+ * logs). Quotes, the earnings calendar, and candles, which free keys are refused.
+ */
+export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvider {
+  if (!options.apiKey) throw new Error('finnhub: an API key is required');
+  const clock = options.clock ?? systemClock;
+  const http = new ProviderHttp({
+    provider: FINNHUB,
+    baseUrl: options.baseUrl,
+    ratePerSecond: options.ratePerSecond ?? 55 / 60,
+    burst: options.burst ?? 5,
+    headers: { 'x-finnhub-token': options.apiKey },
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  const limit = (signal: AbortSignal): AbortSignal =>
+    options.timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : signal;
+
+  const supportsInstrument = (capability: Capability, instrument: Instrument): boolean =>
+    ASSET_CLASSES.has(instrument.assetClass) &&
+    (instrument.market ?? 'US') === 'US' &&
+    // ETFs publish no earnings.
+    (capability !== 'earnings' || instrument.assetClass === 'equity');
+
+  /** Finnhub writes share classes with a dot (BRK.B), as Vigil does. */
+  const symbolFor = (capability: Capability, instrument: Instrument): string => {
+    if (!supportsInstrument(capability, instrument)) {
+      throw unsupported(
+        FINNHUB,
+        `${instrument.assetClass} ${instrument.symbol} (${instrument.market ?? '-'})`,
+      );
+    }
+    return instrument.symbol;
+  };
+
+  const get = async (req: HttpRequest): Promise<HttpResponse> => {
+    const response = await http.get({ ...req, signal: limit(req.signal) });
+    if (response.status !== 200) {
+      throw new ProviderError(FINNHUB, 'bad_response', `${req.path} answered HTTP ${response.status}`, {
+        status: response.status,
+      });
+    }
+    return response;
+  };
+
+  return {
+    id: FINNHUB,
+    displayName: 'Finnhub',
+    live: true,
+    capabilities: CAPABILITIES,
+    assetClasses: ASSET_CLASSES,
+
+    supports(capability: Capability, instrument?: Instrument): boolean {
+      if (!CAPABILITIES.has(capability)) return false;
+      if (!instrument || capability === 'venueStatus') return true;
+      return supportsInstrument(capability, instrument);
+    },
+
+    async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
+      const symbol = symbolFor('quote', instrument);
+      const response = await get({ path: '/quote', query: { symbol }, signal });
+      return parseQuote(response.body, instrument.symbol);
+    },
+
+    async earnings({ instrument, from, to, signal }: EarningsCall): Promise<EarningsReport[]> {
+      const symbol = symbolFor('earnings', instrument);
+      // The calendar filters by calendar date, the call by instant (a report late on a New York day
+      // falls on the next UTC date): ask a day wider, then cut exactly.
+      const response = await get({
+        path: '/calendar/earnings',
+        query: { from: isoDate(from, -1), to: isoDate(to, 1), symbol },
+        signal,
+      });
+      return parseEarningsCalendar(response.body, instrument.symbol, from, to);
+    },
+
+    async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
+      const symbol = symbolFor('bars', instrument);
+      const query = {
+        symbol,
+        resolution: RESOLUTIONS[interval],
+        from: Math.floor(start.getTime() / 1000),
+        to: Math.ceil(end.getTime() / 1000),
+      };
+      let response: HttpResponse;
+      try {
+        response = await get({ path: '/stock/candle', query, signal });
+      } catch (error) {
+        if (error instanceof ProviderError && error.kind === 'unauthorized') {
+          throw new ProviderError(
+            FINNHUB,
+            'unauthorized',
+            `/stock/candle needs a premium Finnhub key (${error.message.replace(`${FINNHUB}: `, '')})`,
+            error.details,
+          );
+        }
+        throw error;
+      }
+      const from = start.getTime();
+      const to = end.getTime();
+      return parseCandles(response.body, interval === '1d').filter(
+        (bar) => bar.time.getTime() >= from && bar.time.getTime() < to,
+      );
+    },
+
+    async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
+      const started = performance.now();
+      const check = (status: VenueStatus['status'], latencyMs: number | null, detail: string | null) => [
+        { venue: FINNHUB, status, latencyMs, detail, checkedAt: clock.now() },
+      ];
+      try {
+        const response = await get({ path: '/quote', query: { symbol: PROBE_SYMBOL }, signal });
+        const latencyMs = Math.round(performance.now() - started);
+        parseQuote(response.body, PROBE_SYMBOL);
+        return latencyMs > SLOW_MS
+          ? check('degraded', latencyMs, `slow answer (${latencyMs} ms > ${SLOW_MS} ms)`)
+          : check('up', latencyMs, null);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        // No answer (network, timeout, 5xx, open circuit) is down; an answer we cannot use is degraded.
+        const down = ['timeout', 'upstream', 'circuit_open'].includes(error.kind);
+        const answered = error.details.status !== undefined || !down;
+        const elapsed = Math.round(performance.now() - started);
+        return check(down ? 'down' : 'degraded', answered ? elapsed : null, error.message);
+      }
+    },
+  };
+}
+
+/** YYYY-MM-DD of `date` shifted by `days` (UTC). */
+function isoDate(date: Date, days: number): string {
+  return new Date(date.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,211 @@
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../../platform/clock.ts';
+import { systemClock } from '../../platform/clock.ts';
+import { yahooSymbol } from '../instruments.ts';
+import type { AssetClass, Bar, BarInterval, Instrument, Profile, Quote, VenueStatus } from '../types.ts';
+import { ProviderHttp } from './http/provider-http.ts';
+import type { BarsCall, Call, Capability, InstrumentCall, MarketDataProvider } from './provider.ts';
+import { ProviderError, unsupported } from './provider-errors.ts';
+import {
+  barsInRange,
+  cookieHeader,
+  parseChart,
+  parseCrumb,
+  profileFromQuoteV7,
+  quoteFromChart,
+  YAHOO,
+} from './yahoo.parse.ts';
+
+export interface YahooOptions {
+  /** `https://query1.finance.yahoo.com` (no trailing slash). */
+  readonly baseUrl: string;
+  /** Where Yahoo sets the session cookie the crumb is bound to. */
+  readonly cookieUrl?: string;
+  /** Upper bound per call on top of the caller's signal. */
+  readonly timeoutMs?: number;
+  readonly dispatcher?: Dispatcher;
+  readonly ratePerSecond?: number;
+  readonly burst?: number;
+  readonly clock?: Clock;
+}
+
+const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'bars', 'profile', 'venueStatus']);
+const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['equity', 'etf', 'index', 'crypto', 'fx', 'macro']);
+const INTERVALS: Readonly<Record<BarInterval, string>> = {
+  '1m': '1m',
+  '5m': '5m',
+  '15m': '15m',
+  '30m': '30m',
+  '1h': '60m',
+  '1d': '1d',
+};
+/** A venue slower than this is degraded (the exchange-outage watchdog's "slow"). */
+const SLOW_MS = 1_000;
+/** Probed by venueStatus: an index that always has data, on the endpoint every call depends on. */
+const PROBE_TICKER = '^GSPC';
+
+interface Session {
+  readonly cookie: string;
+  readonly crumb: string;
+}
+
+/**
+ * Yahoo Finance through its public web endpoints. Chart v8 answers without a session; quote v7
+ * (used for profiles) needs a cookie and the crumb bound to it, fetched once and refreshed when
+ * Yahoo stops accepting them.
+ */
+export function createYahooProvider(options: YahooOptions): MarketDataProvider {
+  const clock = options.clock ?? systemClock;
+  const cookieUrl = options.cookieUrl ?? 'https://fc.yahoo.com';
+  const http = new ProviderHttp({
+    provider: YAHOO,
+    baseUrl: options.baseUrl,
+    ratePerSecond: options.ratePerSecond ?? 2,
+    burst: options.burst ?? 5,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  const limit = (signal: AbortSignal): AbortSignal =>
+    options.timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : signal;
+
+  const ticker = (instrument: Instrument): string => {
+    const mapped = yahooSymbol(instrument);
+    if (!mapped) throw unsupported(YAHOO, `${instrument.assetClass} ${instrument.symbol}`);
+    return mapped;
+  };
+
+  let session: Promise<Session> | undefined;
+  const openSession = async (signal: AbortSignal): Promise<Session> => {
+    const consent = await http.get({ path: cookieUrl, signal });
+    const cookie = cookieHeader(consent.headers['set-cookie']);
+    if (!cookie) throw new ProviderError(YAHOO, 'unauthorized', `no session cookie from ${cookieUrl}`);
+    const answer = await http.get({ path: '/v1/test/getcrumb', headers: { cookie }, signal });
+    const crumb = answer.status === 200 ? parseCrumb(answer.body) : undefined;
+    if (!crumb) {
+      throw new ProviderError(YAHOO, 'unauthorized', `no crumb for the session (HTTP ${answer.status})`, {
+        status: answer.status,
+      });
+    }
+    return { cookie, crumb };
+  };
+  // Concurrent callers share one session request (run under the first caller's deadline); a failed
+  // one is forgotten so the next call starts over.
+  const currentSession = (signal: AbortSignal, stale?: Promise<Session>): Promise<Session> => {
+    if (!session || session === stale) {
+      const pending = openSession(signal);
+      session = pending;
+      pending.catch(() => {
+        if (session === pending) session = undefined;
+      });
+    }
+    return session;
+  };
+
+  const chart = async (
+    instrument: Instrument,
+    query: Record<string, string | number>,
+    signal: AbortSignal,
+  ) => {
+    const path = `/v8/finance/chart/${encodeURIComponent(ticker(instrument))}`;
+    const response = await http.get({ path, query, signal });
+    return parseChart(response.body, response.status, instrument.symbol);
+  };
+
+  const provider: MarketDataProvider = {
+    id: YAHOO,
+    displayName: 'Yahoo Finance',
+    live: true,
+    capabilities: CAPABILITIES,
+    assetClasses: ASSET_CLASSES,
+
+    supports(capability: Capability, instrument?: Instrument): boolean {
+      if (!CAPABILITIES.has(capability)) return false;
+      if (!instrument || capability === 'venueStatus') return true;
+      return ASSET_CLASSES.has(instrument.assetClass) && yahooSymbol(instrument) !== undefined;
+    },
+
+    async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
+      // One daily bar of the latest session: the meta carries the price, the bar its open.
+      const data = await chart(instrument, { range: '1d', interval: '1d' }, limit(signal));
+      return quoteFromChart(data, instrument.symbol, instrument.assetClass);
+    },
+
+    async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
+      const query = {
+        interval: INTERVALS[interval],
+        period1: Math.floor(start.getTime() / 1000),
+        period2: Math.ceil(end.getTime() / 1000),
+        events: 'div|split',
+        includePrePost: 'false',
+      };
+      const data = await chart(instrument, query, limit(signal));
+      return barsInRange(data.bars, start, end);
+    },
+
+    async profile({ instrument, signal }: InstrumentCall): Promise<Profile> {
+      const symbol = ticker(instrument);
+      const bounded = limit(signal);
+      const fetchQuote = async (s: Session) =>
+        http.get({
+          path: '/v7/finance/quote',
+          query: { symbols: symbol, crumb: s.crumb },
+          headers: { cookie: s.cookie },
+          signal: bounded,
+        });
+      const used = currentSession(bounded);
+      let response: Awaited<ReturnType<typeof fetchQuote>>;
+      try {
+        response = await fetchQuote(await used);
+      } catch (error) {
+        if (!(error instanceof ProviderError && error.kind === 'unauthorized')) throw error;
+        // Yahoo expires crumbs and cookies without notice: take a fresh session once.
+        response = await fetchQuote(await currentSession(bounded, used));
+      }
+      if (response.status >= 400) {
+        throw new ProviderError(YAHOO, 'bad_response', `quote v7 answered ${response.status}`, {
+          status: response.status,
+        });
+      }
+      // The response Date stands in only when the row carries no regularMarketTime.
+      return profileFromQuoteV7(response.body, symbol, instrument, response.date ?? clock.now());
+    },
+
+    async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
+      const started = performance.now();
+      const bounded = limit(signal);
+      try {
+        const response = await http.get({
+          path: `/v8/finance/chart/${encodeURIComponent(PROBE_TICKER)}`,
+          query: { range: '1d', interval: '1d' },
+          signal: bounded,
+        });
+        const latencyMs = Math.round(performance.now() - started);
+        parseChart(response.body, response.status, PROBE_TICKER);
+        return [venue(latencyMs > SLOW_MS ? 'degraded' : 'up', latencyMs, slowDetail(latencyMs), clock)];
+      } catch (error) {
+        return [failedVenue(error, Math.round(performance.now() - started), clock)];
+      }
+    },
+  };
+  return provider;
+}
+
+function slowDetail(latencyMs: number): string | null {
+  return latencyMs > SLOW_MS ? `slow answer (${latencyMs} ms > ${SLOW_MS} ms)` : null;
+}
+
+function venue(
+  status: VenueStatus['status'],
+  latencyMs: number | null,
+  detail: string | null,
+  clock: Clock,
+): VenueStatus {
+  return { venue: YAHOO, status, latencyMs, detail, checkedAt: clock.now() };
+}
+
+/** No answer (network, timeout, 5xx, open circuit) is down; an answer we cannot use is degraded. */
+function failedVenue(error: unknown, elapsedMs: number, clock: Clock): VenueStatus {
+  if (!(error instanceof ProviderError)) throw error;
+  const down = ['timeout', 'upstream', 'circuit_open'].includes(error.kind);
+  const answered = error.details.status !== undefined || !down;
+  return venue(down ? 'down' : 'degraded', answered ? elapsedMs : null, error.message, clock);
+}
