@@ -1,8 +1,29 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The recorded real provider responses shared by the project (read in place, never copied). */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/providers/', import.meta.url));
+/**
+ * The recorded real provider responses shared by the project (read in place, never copied):
+ * `VIGIL_FIXTURES_DIR` when set, else `shared/fixtures/providers` beside the checkout or beside
+ * any folder above it (a CI clone may live elsewhere), else /work/shared.
+ */
+export const FIXTURES_DIR = findFixtures();
+
+function findFixtures(): string {
+  const configured = process.env.VIGIL_FIXTURES_DIR;
+  if (configured) return configured.endsWith('/') ? configured : `${configured}/`;
+  let dir = fileURLToPath(new URL('../..', import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'shared', 'fixtures', 'providers');
+    if (existsSync(candidate)) return `${candidate}/`;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  // This workplace keeps the shared folder at /work/shared, wherever a clone is made.
+  if (existsSync('/work/shared/fixtures/providers')) return '/work/shared/fixtures/providers/';
+  throw new Error('provider fixtures not found: set VIGIL_FIXTURES_DIR to the shared/fixtures/providers folder');
+}
 
 export interface RecordedResponse {
   readonly status: number;
