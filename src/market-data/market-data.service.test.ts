@@ -28,7 +28,7 @@ describe('MarketDataService', () => {
       conflictResolved: false,
       simulated: false,
     });
-    expect([...lineage.used].sort()).toEqual(["alpha", "beta"]);
+    expect([...lineage.used].sort()).toEqual(['alpha', 'beta']);
     expect(lineage.cache.hit).toBe(false);
   });
 

@@ -22,7 +22,9 @@ function findFixtures(): string {
   }
   // This workplace keeps the shared folder at /work/shared, wherever a clone is made.
   if (existsSync('/work/shared/fixtures/providers')) return '/work/shared/fixtures/providers/';
-  throw new Error('provider fixtures not found: set VIGIL_FIXTURES_DIR to the shared/fixtures/providers folder');
+  throw new Error(
+    'provider fixtures not found: set VIGIL_FIXTURES_DIR to the shared/fixtures/providers folder',
+  );
 }
 
 export interface RecordedResponse {

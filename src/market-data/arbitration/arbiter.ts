@@ -40,7 +40,9 @@ export class Arbiter {
    * that provider when it can answer.
    */
   eligible(capability: Capability, instrument?: Instrument, prefer?: string): MarketDataProvider[] {
-    let able = this.providers.filter((p) => p.capabilities.has(capability) && p.supports(capability, instrument));
+    let able = this.providers.filter(
+      (p) => p.capabilities.has(capability) && p.supports(capability, instrument),
+    );
     if (prefer && able.some((p) => p.id === prefer)) able = able.filter((p) => p.id === prefer);
     const order = this.health.rank(
       able.map((p) => p.id),
