@@ -104,8 +104,8 @@ export interface CryptoStats {
   readonly priceChangePercent: number;
   readonly high: number;
   readonly low: number;
-  /** Base-asset volume over 24 h. */
-  readonly volume: number;
+  /** Base-asset volume over 24 h; null where the provider reports only quote volume. */
+  readonly volume: number | null;
   /** Quote-asset volume over 24 h. */
   readonly quoteVolume: number | null;
   /** Market capitalisation of the base asset in USD, when the provider knows it. */

@@ -126,7 +126,7 @@ providerContract({
           priceChangePercent: market.price_change_percentage_24h,
           high: market.high_24h,
           low: market.low_24h,
-          volume: Number(market.total_volume) / Number(market.current_price),
+          volume: null,
           quoteVolume: market.total_volume,
           marketCap: market.market_cap,
           asOf: new Date(String(market.last_updated)),

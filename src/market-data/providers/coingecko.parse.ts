@@ -104,15 +104,6 @@ export function responseTime(date: Date | null, ageHeader: string | undefined): 
   return new Date(date.getTime() - age * 1000);
 }
 
-/**
- * CoinGecko reports volume in the vs_currency only. Vigil's volume is in units of the coin, so it is
- * estimated as quote volume / current price: exact for a constant price, otherwise off by the
- * difference between the 24 h VWAP and the last price (typically a few percent).
- */
-export function baseVolume(quoteVolume: number | null, last: number): number | null {
-  return quoteVolume !== null && last > 0 ? quoteVolume / last : null;
-}
-
 /** The price 24 h ago implied by a 24 h change in percent. */
 function reference(last: number, changePercent: number | null): number | null {
   return changePercent !== null && changePercent > -100 ? last / (1 + changePercent / 100) : null;
@@ -153,7 +144,8 @@ export function quoteFromSimplePrice(
     open: null,
     dayHigh: null,
     dayLow: null,
-    volume: baseVolume(num(e[`${pair.vs}_24h_vol`], `${pair.vs}_24h_vol`), last),
+    // CoinGecko reports volume in the vs_currency only; a volume in coins would be an estimate.
+    volume: null,
     currency: pair.vs.toUpperCase(),
     asOf,
     marketState: 'continuous',
@@ -176,8 +168,6 @@ export function statsFromMarkets(
   if (!m) throw unknownSymbol(COINGECKO, instrument.symbol, `no market data for ${pair.id}`);
   const last = price(m.current_price, 'current_price');
   const quoteVolume = num(m.total_volume, 'total_volume');
-  const volume = baseVolume(quoteVolume, last);
-  if (volume === null) throw badResponse(COINGECKO, 'total_volume is missing');
   const marketCap = num(m.market_cap, 'market_cap');
   const updated = typeof m.last_updated === 'string' ? new Date(m.last_updated) : null;
   const asOf = updated && !Number.isNaN(updated.getTime()) ? updated : fallbackTime;
@@ -190,7 +180,8 @@ export function statsFromMarkets(
     priceChangePercent: need(m.price_change_percentage_24h, 'price_change_percentage_24h'),
     high: price(m.high_24h, 'high_24h'),
     low: price(m.low_24h, 'low_24h'),
-    volume,
+    // total_volume is in the vs_currency: the base-asset volume is not reported, so it stays unknown.
+    volume: null,
     quoteVolume,
     // Market cap is in the vs_currency and means "unknown" when 0; Vigil's is in USD.
     marketCap: pair.vs === 'usd' && marketCap !== null && marketCap > 0 ? marketCap : null,
