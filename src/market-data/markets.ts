@@ -168,6 +168,24 @@ export function localTime(at: Date, timeZone: string): LocalTime {
   };
 }
 
+/**
+ * The instant of a wall-clock time (`YYYY-MM-DD` + minutes after local midnight) in a time zone,
+ * DST included: the zone's offset is read at a first guess and again at the corrected instant.
+ * Null for a malformed date.
+ */
+export function wallClockToUtc(date: string, minute: number, timeZone: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return null;
+  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 0, minute);
+  if (Number.isNaN(wall)) return null;
+  let instant = wall;
+  for (let i = 0; i < 2; i++) {
+    const local = localTime(new Date(instant), timeZone);
+    instant = wall - (Date.UTC(local.year, local.month - 1, local.day, 0, local.minute) - instant);
+  }
+  return new Date(instant);
+}
+
 export type SessionState = 'pre' | 'regular' | 'post' | 'closed';
 
 /** Where the market is in its trading day at `at` (pre/post = same weekday outside the session). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureJson } from '../../../test/support/fixtures.ts';
+import { wallClockToUtc } from '../markets.ts';
 import {
   avNumber,
-  exchangeTime,
   expectData,
   parseDailySeries,
   parseEarnings,
@@ -45,17 +45,17 @@ describe('alphavantage numbers', () => {
   });
 
   it('places wall-clock times in New York, DST included', () => {
-    expect(exchangeTime('2020-05-08', 16 * 60, 'America/New_York')?.toISOString()).toBe(
+    expect(wallClockToUtc('2020-05-08', 16 * 60, 'America/New_York')?.toISOString()).toBe(
       '2020-05-08T20:00:00.000Z',
     );
-    expect(exchangeTime('2020-01-21', 16 * 60, 'America/New_York')?.toISOString()).toBe(
+    expect(wallClockToUtc('2020-01-21', 16 * 60, 'America/New_York')?.toISOString()).toBe(
       '2020-01-21T21:00:00.000Z',
     );
     // The day DST started (02:00 local): the open is already on daylight time.
-    expect(exchangeTime('2020-03-08', 9 * 60 + 30, 'America/New_York')?.toISOString()).toBe(
+    expect(wallClockToUtc('2020-03-08', 9 * 60 + 30, 'America/New_York')?.toISOString()).toBe(
       '2020-03-08T13:30:00.000Z',
     );
-    expect(exchangeTime('2020-5-8', 0, 'America/New_York')).toBeNull();
+    expect(wallClockToUtc('2020-5-8', 0, 'America/New_York')).toBeNull();
   });
 });
 

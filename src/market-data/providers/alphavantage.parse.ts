@@ -1,4 +1,4 @@
-import { localTime, MARKETS } from '../markets.ts';
+import { MARKETS, wallClockToUtc } from '../markets.ts';
 import type { Bar, EarningsReport, Quote } from '../types.ts';
 import { badResponse, ProviderError, unknownSymbol } from './provider-errors.ts';
 
@@ -75,7 +75,7 @@ export function parseGlobalQuote(body: unknown, symbol: string, responseDate: Da
   const last = positive(q.price);
   const day = typeof q['latest trading day'] === 'string' ? q['latest trading day'] : '';
   if (last === null) throw badResponse(ALPHAVANTAGE, `GLOBAL_QUOTE for ${symbol} has no price`);
-  const close = exchangeTime(day, US.closeMinute, US.timeZone);
+  const close = wallClockToUtc(day, US.closeMinute, US.timeZone);
   if (!close) throw badResponse(ALPHAVANTAGE, `GLOBAL_QUOTE for ${symbol} has no latest trading day`);
   const asOf = responseDate && responseDate < close ? responseDate : close;
   const volume = avNumber(q.volume);
@@ -104,7 +104,7 @@ export function parseDailySeries(body: unknown, symbol: string): Bar[] {
   const bars: Bar[] = [];
   for (const [date, value] of Object.entries(series)) {
     const fields = record(value);
-    const time = exchangeTime(date, US.openMinute, US.timeZone);
+    const time = wallClockToUtc(date, US.openMinute, US.timeZone);
     if (!fields || !time) continue;
     const f = unnumbered(fields);
     const open = positive(f.open);
@@ -136,7 +136,7 @@ export function parseEarnings(body: unknown, symbol: string, from: Date, to: Dat
   for (const row of rows.map(record)) {
     if (!row) continue;
     const minute = typeof row.reportTime === 'string' ? (REPORT_MINUTE[row.reportTime] ?? 0) : 0;
-    const reportDate = exchangeTime(String(row.reportedDate ?? ''), minute, US.timeZone);
+    const reportDate = wallClockToUtc(String(row.reportedDate ?? ''), minute, US.timeZone);
     if (!reportDate || reportDate < from || reportDate > to) continue;
     const reportedEps = avNumber(row.reportedEPS);
     const estimatedEps = avNumber(row.estimatedEPS);
@@ -161,20 +161,4 @@ function calendarDate(value: unknown): Date | null {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
   const date = new Date(`${value}T00:00:00Z`);
   return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/** The instant of `minute` after local midnight on `date` (YYYY-MM-DD) in `timeZone`, DST included. */
-export function exchangeTime(date: string, minute: number, timeZone: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return null;
-  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 0, minute);
-  if (Number.isNaN(wall)) return null;
-  // Take the zone's offset at a first guess, then again at the corrected instant (DST changes).
-  let instant = wall;
-  for (let i = 0; i < 2; i++) {
-    const local = localTime(new Date(instant), timeZone);
-    const localAsUtc = Date.UTC(local.year, local.month - 1, local.day, 0, local.minute);
-    instant = wall - (localAsUtc - instant);
-  }
-  return new Date(instant);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureJson } from '../../../test/support/fixtures.ts';
-import { newYorkTime, parseCandles, parseEarningsCalendar, parseQuote } from './finnhub.parse.ts';
+import { wallClockToUtc } from '../markets.ts';
+import { parseCandles, parseEarningsCalendar, parseQuote } from './finnhub.parse.ts';
 import { ProviderError } from './provider-errors.ts';
 
 const QUOTE = fixtureJson('finnhub/quote-AAPL.json');
@@ -98,7 +99,11 @@ describe('finnhub candles', () => {
   });
 
   it('places New York wall-clock times across DST', () => {
-    expect(newYorkTime('2026-01-15', 9 * 60 + 30)?.toISOString()).toBe('2026-01-15T14:30:00.000Z');
-    expect(newYorkTime('2026-07-15', 9 * 60 + 30)?.toISOString()).toBe('2026-07-15T13:30:00.000Z');
+    expect(wallClockToUtc('2026-01-15', 9 * 60 + 30, 'America/New_York')?.toISOString()).toBe(
+      '2026-01-15T14:30:00.000Z',
+    );
+    expect(wallClockToUtc('2026-07-15', 9 * 60 + 30, 'America/New_York')?.toISOString()).toBe(
+      '2026-07-15T13:30:00.000Z',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { localTime, MARKETS } from '../markets.ts';
+import { localTime, MARKETS, wallClockToUtc } from '../markets.ts';
 import type { Bar, EarningsReport, Quote } from '../types.ts';
 import { badResponse, unknownSymbol } from './provider-errors.ts';
 
@@ -80,7 +80,7 @@ export function parseEarningsCalendar(body: unknown, symbol: string, from: Date,
   for (const row of rows.map(record)) {
     if (!row || typeof row.symbol !== 'string' || row.symbol.toUpperCase() !== symbol.toUpperCase()) continue;
     const minute = typeof row.hour === 'string' ? (REPORT_MINUTE[row.hour] ?? 0) : 0;
-    const reportDate = newYorkTime(String(row.date ?? ''), minute);
+    const reportDate = wallClockToUtc(String(row.date ?? ''), minute, US.timeZone);
     if (!reportDate || reportDate < from || reportDate > to) continue;
     const reportedEps = fhNumber(row.epsActual);
     const estimatedEps = fhNumber(row.epsEstimate);
@@ -160,20 +160,5 @@ export function parseCandles(body: unknown, daily: boolean): Bar[] {
 function sessionOpenOf(seconds: number): Date | null {
   const local = localTime(new Date(seconds * 1000 + 6 * 3_600_000), US.timeZone);
   const date = `${local.year}-${String(local.month).padStart(2, '0')}-${String(local.day).padStart(2, '0')}`;
-  return newYorkTime(date, US.openMinute);
-}
-
-/** The instant of `minute` after midnight on `date` (YYYY-MM-DD) in New York, DST included. */
-export function newYorkTime(date: string, minute: number): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return null;
-  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 0, minute);
-  if (Number.isNaN(wall)) return null;
-  // Take the zone's offset at a first guess, then again at the corrected instant (DST changes).
-  let instant = wall;
-  for (let i = 0; i < 2; i++) {
-    const local = localTime(new Date(instant), US.timeZone);
-    instant = wall - (Date.UTC(local.year, local.month - 1, local.day, 0, local.minute) - instant);
-  }
-  return new Date(instant);
+  return wallClockToUtc(date, US.openMinute, US.timeZone);
 }
