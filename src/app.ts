@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { AppDeps } from './deps.ts';
+import { registerMarketDataRoutes } from './market-data/market-data.routes.ts';
 import { serveGraphqlWs } from './platform/graphql/graphql-ws.ts';
 import { createGraphQLServer, GRAPHQL_PATH } from './platform/graphql/yoga.ts';
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
@@ -36,6 +37,7 @@ export function buildApp(deps: AppDeps): App {
 
   const upgrades = new UpgradeRouter(metrics, logger);
   serveGraphqlWs(yoga, upgrades.add(GRAPHQL_PATH, undefined, { protocols: ['graphql-transport-ws'] }));
+  const priceStreams = registerMarketDataRoutes(routes, upgrades, deps);
 
   const adapter = createServerAdapter<ServerContext>((request, ctx) => routes.dispatch(request, ctx));
 
@@ -74,6 +76,19 @@ export function buildApp(deps: AppDeps): App {
         },
         'vigil is listening',
       );
+      const providers = deps.marketData.providersInfo();
+      const live = providers.filter((p) => p.live).map((p) => p.id);
+      const simulated = providers.filter((p) => !p.live).map((p) => p.id);
+      logger.info(
+        { live, simulated },
+        live.length ? `live market data from ${live.join(', ')}` : 'no live provider configured',
+      );
+      if (simulated.length) {
+        logger.warn(
+          { providers: simulated },
+          'serving SIMULATED market data: prices, events and history are generated, not real (set MARKET_DATA_PROVIDERS for live data)',
+        );
+      }
       return { url, port: bound };
     },
 
@@ -92,6 +107,8 @@ export function buildApp(deps: AppDeps): App {
       server?.closeIdleConnections();
       // 2. WebSocket clients get 1001 and a bounded close handshake.
       await upgrades.closeAll(Math.min(2_000, remaining()));
+      priceStreams.close();
+      deps.priceHub.close();
       // 3. In-flight HTTP requests finish, or are cut at the deadline.
       await Promise.race([drained, sleep(remaining())]);
       server?.closeAllConnections();
@@ -104,6 +121,7 @@ export function buildApp(deps: AppDeps): App {
       }
       await adapter.dispose();
       await yoga.dispose();
+      await Promise.all(deps.marketData.providers.map((p) => p.close?.()));
       await deps.database.close();
       state = 'stopped';
       logger.info('stopped');

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
+import { PriceHub } from './market-data/hub/price-hub.ts';
+import { MarketDataService } from './market-data/market-data.service.ts';
+import type { MarketDataProvider } from './market-data/providers/provider.ts';
+import { createProviders } from './market-data/providers/registry.ts';
+import type { ToolCallRecorder } from './market-data/tools/tool-calls.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { type DatabaseHandle, openDatabase, pgliteDirFor } from './platform/db/database.ts';
 import { runMigrations } from './platform/db/migrate.ts';
@@ -20,12 +25,19 @@ export interface AppDeps {
   readonly jobs: Jobs;
   readonly pubsub: PubSub;
   readonly serverInfo: ServerInfoService;
+  readonly marketData: MarketDataService;
+  readonly priceHub: PriceHub;
+  /** Where data tools report calls that carry a sessionId (the sessions domain records them). */
+  readonly toolCalls: ToolCallRecorder;
 }
 
 export interface DepsOverrides {
   readonly logger?: Logger;
   readonly clock?: Clock;
   readonly jobs?: Partial<Omit<JobsOptions, 'logger'>>;
+  /** Replaces the configured market-data providers (tests use fakes and fixture-backed adapters). */
+  readonly providers?: readonly MarketDataProvider[];
+  readonly toolCalls?: ToolCallRecorder;
 }
 
 /** Opens the database (migrating it) and wires every service. Starts nothing that runs by itself. */
@@ -43,6 +55,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     await database.close();
     throw error;
   }
+  const providers = overrides.providers ?? createProviders(config.marketData, clock);
+  const marketData = new MarketDataService(providers, clock, logger, {
+    timeoutMs: config.marketData.timeoutMs,
+  });
   return {
     config,
     logger,
@@ -52,5 +68,16 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobs: new Jobs(database, { ...overrides.jobs, logger }),
     pubsub: createAppPubSub(),
     serverInfo: new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID()),
+    marketData,
+    priceHub: new PriceHub(marketData, logger.child({ component: 'price-hub' })),
+    toolCalls: overrides.toolCalls ?? {
+      // Until analysis sessions exist, a call's session is only noted in the log.
+      async record(call) {
+        logger.debug(
+          { tool: call.tool, sessionId: call.sessionId, summary: call.resultSummary },
+          'tool call in session',
+        );
+      },
+    },
   };
 }

@@ -61,6 +61,7 @@ export class Arbiter {
     prefer?: string,
   ): Promise<Uncached<T>> {
     const candidates = this.eligible(capability, instrument, prefer);
+    if (candidates.length === 0 && instrument) this.#unknownToAll(capability, instrument);
     if (candidates.length === 0)
       throw new NotSupportedError(
         what,
@@ -101,6 +102,7 @@ export class Arbiter {
     prefer?: string,
   ): Promise<Uncached<Quote>> {
     const candidates = this.eligible('quote', instrument, prefer);
+    if (candidates.length === 0) this.#unknownToAll('quote', instrument);
     if (candidates.length === 0)
       throw new NotSupportedError(
         'quotes',
@@ -153,6 +155,26 @@ export class Arbiter {
         ),
       },
     };
+  }
+
+  /**
+   * Providers that offer this data for the instrument's asset class but do not list the symbol
+   * (a fixed universe) have answered "unknown symbol" without being asked.
+   */
+  #unknownToAll(capability: Capability, instrument: Instrument): void {
+    const able = this.providers.filter(
+      (p) => p.capabilities.has(capability) && p.assetClasses.has(instrument.assetClass),
+    );
+    if (able.length > 0) {
+      throw new UnknownSymbolError(
+        instrument.symbol,
+        able.map((p) => ({
+          provider: p.id,
+          kind: 'unknown_symbol',
+          error: `${p.id} does not list ${instrument.symbol}`,
+        })),
+      );
+    }
   }
 
   async #call<T>(

@@ -30,7 +30,11 @@ interface Subscription {
   readonly leave: Map<string, () => void>;
   readonly pending: Map<string, unknown>;
   readonly bars: Map<string, MinuteBars>;
-  readonly timer: NodeJS.Timeout;
+  readonly connection: Connection;
+  /** When the last data message went out, and the pending flush (if one is scheduled). */
+  lastSentAt: number;
+  timer: NodeJS.Timeout | undefined;
+  flushQueued: boolean;
 }
 
 interface Connection {
@@ -207,9 +211,11 @@ export class PriceStreams {
       leave: new Map(),
       pending: new Map(),
       bars: new Map(),
-      timer: setInterval(() => this.#flush(connection, sub), message.interval_ms),
+      connection,
+      lastSentAt: 0,
+      timer: undefined,
+      flushQueued: false,
     };
-    sub.timer.unref();
     connection.subscriptions.set(id, sub);
     this.#send(connection, messages.ack(sub.streamType, [...sub.instruments.keys()], id, sub.intervalMs));
     for (const instrument of instruments) {
@@ -237,6 +243,7 @@ export class PriceStreams {
   #onTick(sub: Subscription, tick: PriceTick): void {
     if (sub.streamType !== 'ohlcv') {
       sub.pending.set(tick.symbol, priceItem(tick));
+      this.#schedule(sub);
       return;
     }
     let bars = sub.bars.get(tick.symbol);
@@ -248,13 +255,44 @@ export class PriceStreams {
     // A closed bar must reach the client even if the next one already started; key it apart.
     if (closed) sub.pending.set(`${tick.symbol}@${closed.time.getTime()}`, ohlcvItem(closed));
     sub.pending.set(tick.symbol, ohlcvItem(bars.current()!));
+    this.#schedule(sub);
   }
 
-  #flush(connection: Connection, sub: Subscription): void {
-    if (sub.pending.size === 0) return;
-    if (connection.socket.bufferedAmount > LIMITS.maxBufferedBytes) return;
+  /**
+   * Leading-edge rate limit: the first update after a quiet interval goes out at once (ticks that
+   * arrive together share one message), later ones wait for the end of the interval and go out
+   * together, latest per symbol.
+   */
+  #schedule(sub: Subscription): void {
+    if (sub.timer || sub.flushQueued) return;
+    const wait = sub.lastSentAt + sub.intervalMs - Date.now();
+    if (wait <= 0) {
+      sub.flushQueued = true;
+      queueMicrotask(() => {
+        sub.flushQueued = false;
+        this.#flush(sub);
+      });
+      return;
+    }
+    sub.timer = setTimeout(() => {
+      sub.timer = undefined;
+      this.#flush(sub);
+    }, wait);
+    sub.timer.unref();
+  }
+
+  #flush(sub: Subscription): void {
+    const { connection } = sub;
+    if (sub.pending.size === 0 || !connection.subscriptions.has(sub.id)) return;
+    if (connection.socket.bufferedAmount > LIMITS.maxBufferedBytes) {
+      // The reader is behind: try again one interval later; pending holds only the latest values.
+      sub.lastSentAt = Date.now();
+      this.#schedule(sub);
+      return;
+    }
     const data = [...sub.pending.values()];
     sub.pending.clear();
+    sub.lastSentAt = Date.now();
     this.#send(connection, messages.data(sub.streamType, sub.id, data));
   }
 
@@ -295,7 +333,8 @@ export class PriceStreams {
   }
 
   #end(sub: Subscription): void {
-    clearInterval(sub.timer);
+    clearTimeout(sub.timer);
+    sub.timer = undefined;
     for (const leave of sub.leave.values()) leave();
     sub.leave.clear();
   }

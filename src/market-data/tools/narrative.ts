@@ -30,13 +30,13 @@ export function formatTime(at: Date): string {
 export function quoteSentence(
   label: string,
   quote: Quote,
-  reference: 'previous close' | '24 hours earlier',
+  reference: 'the previous close' | '24 hours earlier',
 ): string {
   const head = `${label} last traded at ${formatPrice(quote.price)} ${quote.currency} (${formatTime(quote.asOf)})`;
   if (quote.changePercent === null || quote.change === null) return `${head}.`;
   const direction = quote.change > 0 ? 'up' : quote.change < 0 ? 'down' : 'unchanged';
-  if (direction === 'unchanged') return `${head}, unchanged from the ${reference}.`;
-  return `${head}, ${direction} ${Math.abs(quote.changePercent).toFixed(2)}% (${quote.change > 0 ? '+' : ''}${formatPrice(quote.change)}) from the ${reference}.`;
+  if (direction === 'unchanged') return `${head}, unchanged from ${reference}.`;
+  return `${head}, ${direction} ${Math.abs(quote.changePercent).toFixed(2)}% (${quote.change > 0 ? '+' : ''}${formatPrice(quote.change)}) from ${reference}.`;
 }
 
 export function technicalSentence(t: TechnicalSummary): string {

@@ -3,6 +3,8 @@ import { builder } from './builder.ts';
 import './scalars.ts';
 import './root-types.ts';
 import '../server-info/server-info.graphql.ts';
+import '../../market-data/market-data.graphql.ts';
+import '../../market-data/tools/tools.graphql.ts';
 
 /** The whole API: every domain's `*.graphql.ts` is imported above, then the schema is built once. */
 export const schema = builder.toSchema();

@@ -1,0 +1,318 @@
+/**
+ * The simulated market: Vigil's zero-setup data source. Real instruments (universe-data.ts), simulated
+ * prices: a seeded, deterministic model (same seed and same clock give bit-for-bit the same answers)
+ * that only ever answers with what has happened up to `clock.now()`. It says what it is: id
+ * `simulated`, live = false, and every venue detail starts with "simulated".
+ *
+ * Model: daily log prices = trend through real 2015/2025 levels + mean-reverting deviation driven by
+ * common factors (market, tech, financials, energy, defensive, crypto, altcoins, rates, dollar, gold)
+ * under calm / normal / stressed volatility regimes, jumps, earnings gaps and spells where an asset
+ * decouples from its factors; each day's minute path is a bridge through the day's pinned open,
+ * close and flash events that reaches exactly the planned high and low, so minute and daily bars
+ * always agree.
+ *
+ * Inputs for the watchdogs. "normal" rates are the model's parameters and what the tests measure
+ * (watchdog-inputs.test.ts, seed 'watchdogs'; figures in brackets from a 1-2 year sweep). "demo" adds
+ * fixed rotations over the universe, so each condition holds somewhere at every minute (the test
+ * checks all eight at each of 30 consecutive minutes across midnight UTC on a weekend).
+ *
+ * - earnings_anomaly. normal: 4 reports a year for each of 26 stocks, surprises drawn 80 % within
+ *   +-5 %, 14 % at 10-20 %, 6 % at 20-45 % [75 % / 22 % above 10 % / 9 % above 20 % after EPS
+ *   rounding]. demo: a synthetic report every 20-40 s somewhere (kept 7 days), 70 % beyond 10 %.
+ * - unusual_volume. normal: volume-spike days (3.5-7.5x usual) 4 a year per stock, 6 per coin
+ *   [1.9 % of symbol-days above 3x their 30-day average, 0.9 % above 5x]; single-minute bursts
+ *   (4-12x) in 0.15 % of minutes. demo: every minute one coin (and one stock in session) trades a
+ *   30x burst [>= 6x the mean of its previous 30 minutes].
+ * - whale_movement. normal: ~2.65 transfers >= USD 100k a minute, ~8 % above USD 1M [~340 a day].
+ *   demo: 3-5 more above USD 1.2M every minute, spread over the minute.
+ * - funding_rate. normal: 0.01 % +- 0.01 % per 8 h; 2.5 % of periods spike to 0.11 % or more,
+ *   [0.17 %] above 0.3 %. demo: one coin at a time (2-hour slots) adds 0.12-0.4 %.
+ * - liquidity_drop. normal: 8 % of 4-hour blocks per coin drain the book to 10-38 % of its depth for
+ *   5-45 minutes [0.8 % of the time below 0.5x its 7-day average, 0.6 % below 0.3x]. demo: one coin
+ *   at a time (10-minute slots) at 10-30 % of its usual depth.
+ * - correlation_breakdown. normal: decoupled spells (loadings x0.2, ~10 trading days) 1.5 a year per
+ *   stock, 1 per ETF, 2 per coin [7-day vs 90-day correlation of tracked pairs apart by > 0.5 in 5-14
+ *   episodes a year]. demo: the second leg of each tracked pair is anti-correlated 2 h in every 6 h,
+ *   the four crypto pairs 90 minutes apart [30-minute vs 6-hour correlation of 1-minute returns
+ *   apart by >= 0.77 at 120 random instants].
+ * - exchange_outage. normal: 6 % of 2-hour blocks per venue hold a 2-12 minute incident, 2/3
+ *   degraded (> 1 s), 1/3 down [0.25 % of venue-minutes]. demo: one venue at a time (5-minute slots).
+ * - price_anomaly. normal: flash events (5.5-25 % within 2 minutes, 30-70 % recovered within 8-20)
+ *   12 a year per coin, 1 per stock, 0.3 per ETF [~0.75 a day across the universe, ~10 % of them
+ *   beyond 10 %]. demo: a 7.5-16 % flash move every 3 minutes on one of 10 coins outside the tracked
+ *   pairs [>= 6.9 % within 5 minutes at every instant checked].
+ *
+ * Streams: one shared timer beats every `tickMs`; each subscription gets the live price at
+ * clock.now(). Instruments with sessions (US listings, indices, fx, VIX, yields) emit nothing while
+ * their market is shut and resume at the next open; crypto streams around the clock.
+ */
+import type { Clock } from '../../../platform/clock.ts';
+import type { AssetClass } from '../../types.ts';
+import type {
+  Call,
+  Capability,
+  EarningsCall,
+  InstrumentCall,
+  MarketDataProvider,
+  OrderBookCall,
+  StreamSubscription,
+  TransfersCall,
+} from '../provider.ts';
+import { ProviderError, unknownSymbol, unsupported } from '../provider-errors.ts';
+import { barSlots, MAX_BARS_PER_CALL, observationBars, pathBars, priceOf } from './bars.ts';
+import { Derivatives, tickSize } from './derivatives.ts';
+import { SimulatedMarket } from './market.ts';
+import { cryptoStatsOf, observedQuote, profileOf, quoteOf, snapshot, tradeSize } from './quotes.ts';
+import { guard, ID, lookup, noData, validDate } from './requests.ts';
+import { Ticker } from './ticker.ts';
+import { TRANSFER_ASSETS, TRANSFER_RETENTION_MS, TransferFeed } from './transfers.ts';
+import { capableOf, type Known, resolve, TRACKED_PAIRS, universeEntries, VENUE } from './universe.ts';
+import { COINS } from './universe-markets.ts';
+import { VenueBoard } from './venues.ts';
+
+export interface SimulatedOptions {
+  readonly seed: string;
+  readonly activity: 'normal' | 'demo';
+  readonly tickMs: number;
+  readonly clock: Clock;
+}
+
+const CAPABILITIES: readonly Capability[] = [
+  'quote',
+  'bars',
+  'profile',
+  'cryptoStats',
+  'orderBook',
+  'funding',
+  'earnings',
+  'transfers',
+  'venueStatus',
+  'stream',
+];
+const MAX_BOOK_DEPTH = 1_000;
+/** Resting size per book level, as a fraction of a coin's daily USD volume. */
+const LEVEL_SHARE_OF_VOLUME = 2e-5;
+
+export function createSimulatedProvider(
+  options: SimulatedOptions,
+): MarketDataProvider & { readonly trackedPairs: readonly (readonly [string, string])[] } {
+  if (!Number.isFinite(options.tickMs) || options.tickMs < 10) {
+    throw new RangeError(`simulated tickMs must be at least 10 ms, got ${options.tickMs}`);
+  }
+  const { clock } = options;
+  const demo = options.activity === 'demo';
+  const market = new SimulatedMarket(options.seed, options.activity);
+  const derivatives = new Derivatives(market.rand, demo);
+  const transfers = new TransferFeed(market.rand, demo);
+  const venues = new VenueBoard(market.rand, demo);
+  const ticker = new Ticker(options.tickMs);
+  const now = () => clock.now().getTime();
+
+  /** Last traded USD price of a coin (USDT and USDC through their USD pairs). */
+  function usdPrice(coin: string, ms: number): number | undefined {
+    const spec = COINS.find((c) => c.symbol === coin);
+    const point = spec ? market.priceAt(market.path(spec.path), ms) : undefined;
+    return point ? Math.exp(point.log) : undefined;
+  }
+
+  const provider: MarketDataProvider & { readonly trackedPairs: readonly (readonly [string, string])[] } = {
+    id: ID,
+    displayName: 'Simulated market',
+    live: false,
+    capabilities: new Set(CAPABILITIES),
+    assetClasses: new Set<AssetClass>(['equity', 'etf', 'index', 'crypto', 'fx', 'macro']),
+    trackedPairs: TRACKED_PAIRS,
+
+    supports(capability, instrument) {
+      if (!CAPABILITIES.includes(capability)) return false;
+      if (!instrument) return true;
+      const known = resolve(instrument);
+      return known !== undefined && capableOf(capability, known);
+    },
+
+    async quote({ instrument, signal }: InstrumentCall) {
+      guard(signal);
+      const known = lookup('quote', instrument);
+      const nowMs = now();
+      if (known.observed) {
+        const quote = observedQuote(known, market.macro.observations(known.observed, nowMs));
+        if (!quote) throw noData(instrument.symbol, nowMs);
+        return quote;
+      }
+      const s = snapshot(market, known, nowMs);
+      if (!s) throw noData(instrument.symbol, nowMs);
+      return quoteOf(known, s);
+    },
+
+    async bars({ instrument, interval, start, end, signal }) {
+      guard(signal);
+      const known = lookup('bars', instrument);
+      const [startMs, endMs] = [validDate(start, 'start'), validDate(end, 'end')];
+      if (!(startMs < endMs)) throw new ProviderError(ID, 'unsupported', 'bars need start before end');
+      const slots = barSlots(interval, startMs, endMs);
+      if (slots > MAX_BARS_PER_CALL) {
+        throw new ProviderError(
+          ID,
+          'unsupported',
+          `${Math.round(slots)} ${interval} bars asked for; at most ${MAX_BARS_PER_CALL} per call`,
+        );
+      }
+      const nowMs = now();
+      if (known.observed) {
+        if (interval !== '1d')
+          throw unsupported(ID, `${interval} bars of ${instrument.symbol} (published, not traded)`);
+        return observationBars(
+          market.macro.observations(known.observed, nowMs),
+          startMs,
+          Math.min(endMs, nowMs),
+        );
+      }
+      const view = known.view!;
+      return pathBars(market, market.path(view.path), view, interval, startMs, endMs, nowMs);
+    },
+
+    async profile({ instrument, signal }: InstrumentCall) {
+      guard(signal);
+      const known = lookup('profile', instrument);
+      const nowMs = now();
+      const s = snapshot(market, known, nowMs);
+      if (!s) throw noData(instrument.symbol, nowMs);
+      return profileOf(market, known, s, nowMs);
+    },
+
+    async cryptoStats({ instrument, signal }: InstrumentCall) {
+      guard(signal);
+      const known = lookup('cryptoStats', instrument);
+      const nowMs = now();
+      const s = snapshot(market, known, nowMs);
+      if (!s) throw noData(instrument.symbol, nowMs);
+      return cryptoStatsOf(market, known, s, nowMs);
+    },
+
+    async orderBook({ instrument, depth, signal }: OrderBookCall) {
+      guard(signal);
+      const known = lookup('orderBook', instrument);
+      if (!Number.isInteger(depth) || depth < 1) {
+        throw new ProviderError(
+          ID,
+          'unsupported',
+          `order book depth must be a positive integer, got ${depth}`,
+        );
+      }
+      const nowMs = now();
+      const view = known.view!;
+      const point = market.priceAt(market.path(view.path), nowMs);
+      if (!point) throw noData(instrument.symbol, nowMs);
+      const raw = Math.exp(point.log) * view.scale;
+      const mid = view.invert ? 1 / raw : raw;
+      const coin = known.coin!;
+      const levelSize =
+        (coin.path.dailyVolume * (view.volumeShare ?? 1) * LEVEL_SHARE_OF_VOLUME) / coin.path.level2025;
+      const book = derivatives.book(
+        coin.symbol,
+        mid,
+        tickSize(mid),
+        Math.min(depth, MAX_BOOK_DEPTH),
+        levelSize,
+        nowMs,
+      );
+      return { symbol: instrument.symbol, venue: VENUE, ...book, asOf: new Date(nowMs) };
+    },
+
+    async funding({ instrument, signal }: InstrumentCall) {
+      guard(signal);
+      const known = lookup('funding', instrument);
+      const nowMs = now();
+      const view = known.view!;
+      const point = market.priceAt(market.path(view.path), nowMs);
+      if (!point) throw noData(instrument.symbol, nowMs);
+      const rate = derivatives.fundingRate(known.coin!.symbol, nowMs);
+      // The perpetual trades at a premium that carries the funding rate.
+      return {
+        symbol: instrument.symbol,
+        venue: VENUE,
+        rate,
+        intervalHours: 8,
+        markPrice: priceOf(view, point.log + rate / 2),
+        nextFundingTime: new Date(derivatives.nextFunding(nowMs)),
+        asOf: new Date(nowMs),
+      };
+    },
+
+    async earnings({ instrument, from, to, signal }: EarningsCall) {
+      guard(signal);
+      const known = lookup('earnings', instrument);
+      const [fromMs, toMs] = [validDate(from, 'from'), validDate(to, 'to')];
+      if (fromMs > toMs) throw new ProviderError(ID, 'unsupported', 'earnings need from at or before to');
+      const path = market.path(known.listed!.path);
+      const priceAt = (ms: number) => {
+        const p = market.priceAt(path, ms);
+        return p ? Math.exp(p.log) : undefined;
+      };
+      return market.earnings.reports(known.listed!, fromMs, toMs, now(), priceAt);
+    },
+
+    async transfers({ since, minUsd, assets, signal }: TransfersCall) {
+      guard(signal);
+      const sinceMs = validDate(since, 'since');
+      if (!Number.isFinite(minUsd) || minUsd < 0) {
+        throw new ProviderError(ID, 'unsupported', `minUsd must be a non-negative number, got ${minUsd}`);
+      }
+      const indexes = (assets ?? TRANSFER_ASSETS.map((a) => a.asset)).map((asset) => {
+        const i = TRANSFER_ASSETS.findIndex((a) => a.asset === asset.toUpperCase());
+        if (i < 0) throw unknownSymbol(ID, asset, 'the simulated chain watcher does not track it');
+        return i;
+      });
+      const nowMs = now();
+      const fromMs = Math.max(sinceMs, nowMs - TRANSFER_RETENTION_MS);
+      if (fromMs > nowMs) return [];
+      return transfers.between(fromMs, nowMs, minUsd, indexes, usdPrice);
+    },
+
+    async venueStatus({ signal }: Call) {
+      guard(signal);
+      return venues.statusAt(now());
+    },
+
+    stream(subscription: StreamSubscription) {
+      let known: Known;
+      try {
+        known = lookup('stream', subscription.instrument);
+      } catch (error) {
+        queueMicrotask(() => subscription.onError(error as Error));
+        return () => {};
+      }
+      const view = known.view!;
+      const path = market.path(view.path);
+      let last = Number.NEGATIVE_INFINITY;
+      const stop = ticker.add(() => {
+        const nowMs = now();
+        if (nowMs <= last) return;
+        try {
+          const point = market.priceAt(path, nowMs);
+          if (!point?.live) return;
+          last = nowMs;
+          subscription.onTick({
+            symbol: known.instrument.symbol,
+            price: priceOf(view, point.log),
+            size: tradeSize(market, path, view, nowMs, options.tickMs),
+            asOf: new Date(nowMs),
+          });
+        } catch (error) {
+          stop();
+          subscription.onError(error as Error);
+        }
+      });
+      return stop;
+    },
+
+    universe() {
+      return universeEntries;
+    },
+
+    async close() {
+      ticker.close();
+    },
+  };
+  return provider;
+}

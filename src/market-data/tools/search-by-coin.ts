@@ -1,0 +1,242 @@
+import { ValidationError } from '../../platform/errors.ts';
+import type { Lineage } from '../arbitration/lineage.ts';
+import { parseInstrument } from '../instruments.ts';
+import type { Bar, FundingRate, OrderBook, Quote } from '../types.ts';
+import { type TechnicalSummary, technicalSummary } from './analytics.ts';
+import {
+  disclaimer,
+  formatLarge,
+  formatPrice,
+  quoteSentence,
+  sourceSentence,
+  technicalSentence,
+} from './narrative.ts';
+import { attempt, type ToolContext, universeName } from './search-by-symbol.ts';
+import { type Depth, parseDepth, parseSessionId, parseVenue } from './tool-args.ts';
+
+export interface SearchByCoinArgs {
+  readonly symbol?: string | null;
+  readonly exchange?: string | null;
+  readonly pair?: string | null;
+  readonly depth?: string | null;
+  readonly sessionId?: string | null;
+}
+
+export interface CoinMarket {
+  readonly high24h: number;
+  readonly low24h: number;
+  readonly volume24h: number | null;
+  readonly quoteVolume24h: number | null;
+  readonly marketCap: number | null;
+  readonly lineage: Lineage;
+}
+
+export interface BookSummary {
+  readonly bestBid: number;
+  readonly bestAsk: number;
+  readonly spread: number;
+  /** Spread as basis points of the mid price. */
+  readonly spreadBps: number;
+  /** Quote-currency value of bids within 1 % below the mid price. */
+  readonly bidDepth1Pct: number;
+  readonly askDepth1Pct: number;
+  readonly levels: number;
+  readonly asOf: Date;
+  readonly lineage: Lineage;
+}
+
+export interface CoinSearchResult {
+  readonly tool: 'search-by-coin';
+  readonly symbol: string;
+  readonly base: string;
+  readonly pair: string;
+  readonly name: string | null;
+  /** The exchange that was asked for. */
+  readonly exchange: string;
+  /** The provider the price actually came from. */
+  readonly source: string;
+  readonly depth: Depth;
+  readonly quote: Quote;
+  readonly lineage: Lineage;
+  readonly market: CoinMarket | null;
+  readonly orderBook: BookSummary | null;
+  readonly funding: (FundingRate & { readonly lineage: Lineage }) | null;
+  readonly technicals: TechnicalSummary | null;
+  readonly history: readonly Bar[] | null;
+  readonly narrative: string;
+  readonly disclaimer: string;
+  readonly warnings: readonly string[];
+  readonly sessionId: string | null;
+}
+
+const DAY = 86_400_000;
+const BOOK_LEVELS = 50;
+
+export async function searchByCoin(ctx: ToolContext, args: SearchByCoinArgs): Promise<CoinSearchResult> {
+  const started = performance.now();
+  if (typeof args.symbol !== 'string') throw new ValidationError('symbol', 'is required');
+  const depth = parseDepth(args.depth);
+  const exchange = parseVenue(args.exchange, 'binance');
+  const sessionId = parseSessionId(args.sessionId);
+  const pair = (args.pair ?? 'USDT').trim().toUpperCase();
+  if (!/^[A-Z0-9]{2,6}$/.test(pair))
+    throw new ValidationError('pair', `must be a quote asset like USDT, got ${JSON.stringify(args.pair)}`);
+  const instrument = parseInstrument(args.symbol, { assetClass: 'crypto', quote: pair });
+  if (args.pair && instrument.quote !== pair) {
+    throw new ValidationError(
+      'pair',
+      `${args.symbol} names the quote asset ${instrument.quote}, but pair ${pair} was given`,
+    );
+  }
+  const { marketData } = ctx;
+  const warnings: string[] = [];
+  const prefer = marketData.offers(exchange, 'quote', instrument) ? exchange : undefined;
+  if (!prefer) {
+    warnings.push(
+      `exchange ${exchange}: no configured provider represents it (providers: ${marketData.providers
+        .map((p) => p.id)
+        .join(', ')}); the price is the arbitrated one across the configured providers`,
+    );
+  }
+
+  const quoted = await marketData.quote(instrument, prefer);
+  const quote = quoted.value;
+  let cacheHit = quoted.lineage.cache.hit;
+  let market: CoinMarket | null = null;
+  let orderBook: BookSummary | null = null;
+  let funding: CoinSearchResult['funding'] = null;
+  let technicals: TechnicalSummary | null = null;
+  let history: Bar[] | null = null;
+  let name = universeName(marketData, instrument);
+
+  if (depth !== 'quick') {
+    const [stats, profile] = await Promise.all([
+      attempt(
+        warnings,
+        '24h statistics',
+        () => marketData.cryptoStats(instrument, prefer),
+        marketData.supports('cryptoStats', instrument),
+      ),
+      marketData.supports('profile', instrument)
+        ? attempt(warnings, 'profile', () => marketData.profile(instrument))
+        : undefined,
+    ]);
+    cacheHit &&= stats?.lineage.cache.hit ?? true;
+    name = profile?.value.name ?? name;
+    if (stats) {
+      market = {
+        high24h: stats.value.high,
+        low24h: stats.value.low,
+        volume24h: stats.value.volume,
+        quoteVolume24h: stats.value.quoteVolume,
+        marketCap: stats.value.marketCap ?? profile?.value.marketCap ?? null,
+        lineage: stats.lineage,
+      };
+    }
+  }
+  if (depth === 'deep') {
+    const now = ctx.clock.now();
+    const [book, rate, bars] = await Promise.all([
+      attempt(
+        warnings,
+        'order book',
+        () => marketData.orderBook(instrument, BOOK_LEVELS, prefer),
+        marketData.supports('orderBook', instrument),
+      ),
+      attempt(
+        warnings,
+        'funding rate',
+        () => marketData.funding(instrument, prefer),
+        marketData.supports('funding', instrument),
+      ),
+      attempt(
+        warnings,
+        'daily history',
+        () => marketData.bars(instrument, '1d', new Date(now.getTime() - 420 * DAY), now),
+        marketData.supports('bars', instrument),
+      ),
+    ]);
+    cacheHit &&=
+      (book?.lineage.cache.hit ?? true) &&
+      (rate?.lineage.cache.hit ?? true) &&
+      (bars?.lineage.cache.hit ?? true);
+    if (book) orderBook = summarizeBook(book.value, book.lineage);
+    if (rate) funding = { ...rate.value, lineage: rate.lineage };
+    if (bars) {
+      technicals = technicalSummary(bars.value, 'crypto');
+      history = bars.value.slice(-30);
+    }
+  }
+
+  const label = name ? `${name} (${instrument.symbol})` : instrument.symbol;
+  const sentences = [quoteSentence(label, quote, '24 hours earlier')];
+  if (market) {
+    sentences.push(
+      `24 h range ${formatPrice(market.low24h)}-${formatPrice(market.high24h)}, ${market.volume24h !== null ? `volume ${formatLarge(market.volume24h)} ${instrument.base}` : ''}` +
+        `${market.marketCap !== null ? `, market cap ${formatLarge(market.marketCap)} USD` : ''}.`,
+    );
+  }
+  if (orderBook)
+    sentences.push(
+      `Spread ${orderBook.spreadBps.toFixed(1)} bps; ${formatLarge(orderBook.bidDepth1Pct)} bid / ${formatLarge(orderBook.askDepth1Pct)} ask within 1%.`,
+    );
+  if (funding)
+    sentences.push(`Perpetual funding ${(funding.rate * 100).toFixed(4)}% per ${funding.intervalHours} h.`);
+  if (technicals) sentences.push(technicalSentence(technicals));
+  sentences.push(sourceSentence(quoted.lineage));
+
+  const result: CoinSearchResult = {
+    tool: 'search-by-coin',
+    symbol: instrument.symbol,
+    base: instrument.base!,
+    pair: instrument.quote!,
+    name,
+    exchange,
+    source: quoted.lineage.used[0] ?? 'unknown',
+    depth,
+    quote,
+    lineage: quoted.lineage,
+    market,
+    orderBook,
+    funding,
+    technicals,
+    history,
+    narrative: sentences.filter(Boolean).join(' '),
+    disclaimer: disclaimer(quoted.lineage),
+    warnings,
+    sessionId: sessionId ?? null,
+  };
+  if (sessionId && ctx.toolCalls) {
+    await ctx.toolCalls.record({
+      tool: 'search-by-coin',
+      sessionId,
+      parameters: { symbol: args.symbol, exchange, pair: instrument.quote, depth },
+      resultSummary: `${instrument.symbol} ${quote.price} (${depth}, ${result.source})`,
+      symbols: [instrument.symbol],
+      cacheHit,
+      durationMs: performance.now() - started,
+      at: ctx.clock.now(),
+    });
+  }
+  return result;
+}
+
+export function summarizeBook(book: OrderBook, lineage: Lineage): BookSummary | null {
+  const bid = book.bids[0];
+  const ask = book.asks[0];
+  if (!bid || !ask) return null;
+  const mid = (bid.price + ask.price) / 2;
+  const within = (levels: OrderBook['bids'], inside: (price: number) => boolean) =>
+    levels.filter((l) => inside(l.price)).reduce((sum, l) => sum + l.price * l.size, 0);
+  return {
+    bestBid: bid.price,
+    bestAsk: ask.price,
+    spread: ask.price - bid.price,
+    spreadBps: ((ask.price - bid.price) / mid) * 10_000,
+    bidDepth1Pct: within(book.bids, (p) => p >= mid * 0.99),
+    askDepth1Pct: within(book.asks, (p) => p <= mid * 1.01),
+    levels: Math.min(book.bids.length, book.asks.length),
+    asOf: book.asOf,
+    lineage,
+  };
+}
