@@ -4,6 +4,9 @@ import WebSocket from 'ws';
 import type { ToolCall } from '../src/market-data/tools/tool-calls.ts';
 import { createTestApp, graphql, type TestApp } from './support/app.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
+type Json = any;
+
 /** The data tools and price streams end to end, on the zero-setup default: the simulated market. */
 describe('market data on the simulated market', () => {
   let t: TestApp;
@@ -25,7 +28,7 @@ describe('market data on the simulated market', () => {
   afterAll(async () => t?.close());
 
   it('searchBySymbol at depth deep returns real computed values with simulated lineage', async () => {
-    const { status, body } = await graphql<{ searchBySymbol: Record<string, any> }>(
+    const { status, body } = await graphql<{ searchBySymbol: Json }>(
       t.app,
       `{ searchBySymbol(symbol: "brk-b", depth: deep, sessionId: "s-1") {
           symbol name exchange market currency depth
@@ -75,7 +78,7 @@ describe('market data on the simulated market', () => {
   });
 
   it('searchByCoin at depth deep adds 24 h statistics, order book and funding, and says which venue priced it', async () => {
-    const { body } = await graphql<{ searchByCoin: Record<string, any> }>(
+    const { body } = await graphql<{ searchByCoin: Json }>(
       t.app,
       `{ searchByCoin(symbol: "eth", pair: "usdc", depth: deep) {
           symbol base pair exchange source quote { price asOf }
@@ -148,9 +151,9 @@ describe('market data on the simulated market', () => {
   it('streams crypto prices over the GraphQL `prices` subscription (graphql-ws)', async () => {
     const client = createClient({ url: `${t.wsUrl}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
     try {
-      const ticks = await new Promise<Array<Record<string, any>>>((resolve, reject) => {
-        const seen: Array<Record<string, any>> = [];
-        const stop = client.subscribe<{ prices: Record<string, any> }>(
+      const ticks = await new Promise<Array<Json>>((resolve, reject) => {
+        const seen: Array<Json> = [];
+        const stop = client.subscribe<{ prices: Json }>(
           {
             query:
               'subscription { prices(symbols: ["BTC/USDT", "sol-usdt"], intervalMs: 100) { symbol seq price asOf provider live } }',
@@ -195,7 +198,7 @@ describe('market data on the simulated market', () => {
 
   it('streams simulated crypto prices on /ws/prices, labelled simulated', async () => {
     const socket = new WebSocket(`${t.wsUrl}/ws/prices/BTC-USDT?interval_ms=100`);
-    const data = await new Promise<Record<string, any>>((resolve, reject) => {
+    const data = await new Promise<Json>((resolve, reject) => {
       socket.on('message', (raw) => {
         const m = JSON.parse(String(raw));
         if (m.type === 'data') resolve(m);
