@@ -63,6 +63,33 @@ describe('parseConfig', () => {
     );
   });
 
+  it('defaults to the simulated market and reads provider settings', () => {
+    expect(parseConfig({}).marketData).toMatchObject({
+      providers: ['simulated'],
+      simulated: { seed: 'vigil', activity: 'normal', tickMs: 1000 },
+      binance: { baseUrl: 'https://api.binance.com' },
+    });
+    const live = parseConfig({
+      MARKET_DATA_PROVIDERS: ' Yahoo, binance,yahoo ',
+      YAHOO_BASE_URL: 'http://127.0.0.1:9999/',
+    }).marketData;
+    expect(live.providers).toEqual(['yahoo', 'binance']);
+    expect(live.yahoo.baseUrl).toBe('http://127.0.0.1:9999');
+  });
+
+  it('refuses unknown providers, keyless keyed providers, and simulated mixed with live ones', () => {
+    expect(() => parseConfig({ MARKET_DATA_PROVIDERS: 'yahoo,bloomberg' })).toThrow(
+      /MARKET_DATA_PROVIDERS: bloomberg is not a provider; known: simulated, yahoo/,
+    );
+    expect(() => parseConfig({ MARKET_DATA_PROVIDERS: 'finnhub' })).toThrow(/FINNHUB_API_KEY: is required/);
+    expect(() => parseConfig({ MARKET_DATA_PROVIDERS: 'simulated,yahoo' })).toThrow(
+      /simulated cannot be combined/,
+    );
+    expect(() => parseConfig({ SIMULATED_ACTIVITY: 'wild' })).toThrow(
+      /SIMULATED_ACTIVITY: must be normal or demo/,
+    );
+  });
+
   it('returns a frozen object', () => {
     const config = parseConfig({});
     expect(Object.isFrozen(config)).toBe(true);

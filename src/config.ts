@@ -89,7 +89,11 @@ const baseShape = {
     ])
     .pipe(
       z
-        .array(z.enum(PROVIDER_IDS, { error: `each provider must be one of ${PROVIDER_IDS.join(', ')}` }))
+        .array(
+          z.enum(PROVIDER_IDS, {
+            error: (issue) => `${String(issue.input)} is not a provider; known: ${PROVIDER_IDS.join(', ')}`,
+          }),
+        )
         .min(1, { error: 'name at least one provider' })
         .refine((ids) => !ids.includes('simulated') || ids.length === 1, {
           error: 'simulated cannot be combined with live providers (its prices describe no real market)',
@@ -117,29 +121,30 @@ const settingsSchema = z
   .refine((s) => s.SESSION_DEFAULT_TTL_HOURS <= s.SESSION_MAX_TTL_HOURS, {
     path: ['SESSION_DEFAULT_TTL_HOURS'],
     message: 'must not exceed SESSION_MAX_TTL_HOURS',
-    when: (payload) => fieldsValid(payload.value, ['SESSION_DEFAULT_TTL_HOURS', 'SESSION_MAX_TTL_HOURS']),
+    when: (payload) => fieldsValid(payload.issues, ['SESSION_DEFAULT_TTL_HOURS', 'SESSION_MAX_TTL_HOURS']),
   })
   .refine((s) => !s.SMTP_USER || s.SMTP_PASSWORD, {
     path: ['SMTP_PASSWORD'],
     message: 'is required when SMTP_USER is set',
-    when: (payload) => fieldsValid(payload.value, ['SMTP_USER', 'SMTP_PASSWORD']),
+    when: (payload) => fieldsValid(payload.issues, ['SMTP_USER', 'SMTP_PASSWORD']),
   })
   .refine((s) => !s.MARKET_DATA_PROVIDERS.includes('alphavantage') || s.ALPHAVANTAGE_API_KEY, {
     path: ['ALPHAVANTAGE_API_KEY'],
     message: 'is required when MARKET_DATA_PROVIDERS includes alphavantage',
-    when: (payload) => fieldsValid(payload.value, ['MARKET_DATA_PROVIDERS', 'ALPHAVANTAGE_API_KEY']),
+    when: (payload) => fieldsValid(payload.issues, ['MARKET_DATA_PROVIDERS', 'ALPHAVANTAGE_API_KEY']),
   })
   .refine((s) => !s.MARKET_DATA_PROVIDERS.includes('finnhub') || s.FINNHUB_API_KEY, {
     path: ['FINNHUB_API_KEY'],
     message: 'is required when MARKET_DATA_PROVIDERS includes finnhub',
-    when: (payload) => fieldsValid(payload.value, ['MARKET_DATA_PROVIDERS', 'FINNHUB_API_KEY']),
+    when: (payload) => fieldsValid(payload.issues, ['MARKET_DATA_PROVIDERS', 'FINNHUB_API_KEY']),
   });
 
-function fieldsValid(value: unknown, keys: Array<keyof typeof baseShape>): boolean {
-  const picked = Object.fromEntries(keys.map((k) => [k, true])) as Partial<
-    Record<keyof typeof baseShape, true>
-  >;
-  return z.object(baseShape).pick(picked).safeParse(value).success;
+/** The fields a cross-check reads parsed cleanly (their own problems are reported already). */
+function fieldsValid(
+  issues: readonly { path?: readonly PropertyKey[] }[],
+  keys: Array<keyof typeof baseShape>,
+): boolean {
+  return !issues.some((issue) => keys.includes(issue.path?.[0] as keyof typeof baseShape));
 }
 
 type RawSettings = z.output<typeof settingsSchema>;
@@ -208,7 +213,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
-        const name = issue.path.join('.') || '(settings)';
+        const name = String(issue.path[0] ?? '(settings)');
         const given = env[name];
         return `${name}: ${issue.message}${given !== undefined ? ` (got ${JSON.stringify(redact(name, given))})` : ''}`;
       }),
