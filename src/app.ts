@@ -57,6 +57,7 @@ export function buildApp(deps: AppDeps): App {
       if (state !== 'built') throw new Error(`cannot start an app that is ${state}`);
       state = 'starting';
       await deps.jobs.start();
+      await deps.fkDsl.registerJobs();
       await deps.serverInfo.register();
       server = createServer(adapter);
       server.on('upgrade', upgrades.handleUpgrade);

@@ -30,6 +30,12 @@ const url = (fallback: string) =>
     .default(fallback)
     .transform((v) => v.replace(/\/+$/, ''));
 
+const symbolList = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 /** Market-data sources Vigil has adapters for (see src/market-data/providers). */
 export const PROVIDER_IDS = [
   'simulated',
@@ -113,6 +119,18 @@ const baseShape = {
   ALPHAVANTAGE_API_KEY: optionalString,
   FINNHUB_BASE_URL: url('https://finnhub.io/api/v1'),
   FINNHUB_API_KEY: optionalString,
+
+  SCAN_UNIVERSE_US: z
+    .string()
+    .default(
+      'AAPL,MSFT,NVDA,AMZN,GOOGL,META,TSLA,BRK.B,JPM,V,UNH,XOM,JNJ,WMT,PG,MA,HD,KO,PEP,AMD,NFLX,DIS,INTC,BA,SPY,QQQ,IWM,DIA',
+    )
+    .transform(symbolList),
+  SCAN_UNIVERSE_CRYPTO: z
+    .string()
+    .default('BTC/USDT,ETH/USDT,SOL/USDT,BNB/USDT,XRP/USDT,ADA/USDT,DOGE/USDT,AVAX/USDT,LINK/USDT,LTC/USDT')
+    .transform(symbolList),
+  FKDSL_TASK_RETENTION_DAYS: int(7, 1, 365),
 };
 
 const settingsSchema = z
@@ -175,6 +193,11 @@ export interface Config {
   };
   readonly chat: { readonly botToken: string | undefined };
   readonly marketData: MarketDataConfig;
+  readonly fkDsl: {
+    /** SCAN universes used when no provider has its own instrument list (the simulated one does). */
+    readonly scanUniverse: { readonly US: readonly string[]; readonly CRYPTO: readonly string[] };
+    readonly taskRetentionDays: number;
+  };
 }
 
 export interface MarketDataConfig {
@@ -258,6 +281,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       coingecko: { baseUrl: s.COINGECKO_BASE_URL, apiKey: s.COINGECKO_API_KEY },
       alphavantage: { baseUrl: s.ALPHAVANTAGE_BASE_URL, apiKey: s.ALPHAVANTAGE_API_KEY },
       finnhub: { baseUrl: s.FINNHUB_BASE_URL, apiKey: s.FINNHUB_API_KEY },
+    },
+    fkDsl: {
+      scanUniverse: { US: s.SCAN_UNIVERSE_US, CRYPTO: s.SCAN_UNIVERSE_CRYPTO },
+      taskRetentionDays: s.FKDSL_TASK_RETENTION_DAYS,
     },
   });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
+import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
 import { PriceHub } from './market-data/hub/price-hub.ts';
 import { MarketDataService } from './market-data/market-data.service.ts';
 import type { MarketDataProvider } from './market-data/providers/provider.ts';
@@ -29,6 +30,7 @@ export interface AppDeps {
   readonly priceHub: PriceHub;
   /** Where data tools report calls that carry a sessionId (the sessions domain records them). */
   readonly toolCalls: ToolCallRecorder;
+  readonly fkDsl: FkDslService;
 }
 
 export interface DepsOverrides {
@@ -59,16 +61,25 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const marketData = new MarketDataService(providers, clock, logger, {
     timeoutMs: config.marketData.timeoutMs,
   });
+  const jobs = new Jobs(database, { ...overrides.jobs, logger });
   return {
     config,
     logger,
     clock,
     metrics: createMetrics(),
     database,
-    jobs: new Jobs(database, { ...overrides.jobs, logger }),
+    jobs,
     pubsub: createAppPubSub(),
     serverInfo: new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID()),
     marketData,
+    fkDsl: new FkDslService(
+      database.db,
+      jobs,
+      marketData,
+      clock,
+      logger.child({ component: 'fk-dsl' }),
+      config.fkDsl,
+    ),
     priceHub: new PriceHub(marketData, logger.child({ component: 'price-hub' })),
     toolCalls: overrides.toolCalls ?? {
       // Until analysis sessions exist, a call's session is only noted in the log.

@@ -1,4 +1,4 @@
-import { assertPeriod, ema, sma } from './moving-averages.ts';
+import { assertPeriod } from './moving-averages.ts';
 
 /**
  * Relative Strength Index with Wilder's smoothing: the first average gain/loss is the simple
@@ -43,16 +43,47 @@ export interface MacdSeries {
 /**
  * MACD: EMA(fast) - EMA(slow) of closes (SMA-seeded EMAs), signal = EMA(signal) of the MACD line,
  * histogram = MACD - signal. Warm-up: slow - 1 for the line, slow + signal - 2 for the signal.
+ * One fused pass (the same arithmetic as three ema() calls, without the intermediate arrays).
  */
 export function macd(closes: ArrayLike<number>, fast = 12, slow = 26, signalPeriod = 9): MacdSeries {
   if (fast >= slow) throw new RangeError(`MACD fast period (${fast}) must be shorter than slow (${slow})`);
-  const f = ema(closes, fast);
-  const s = ema(closes, slow);
-  const line = new Float64Array(closes.length);
-  for (let i = 0; i < closes.length; i++) line[i] = f[i]! - s[i]!;
-  const signal = ema(line, signalPeriod);
-  const histogram = new Float64Array(closes.length);
-  for (let i = 0; i < closes.length; i++) histogram[i] = line[i]! - signal[i]!;
+  assertPeriod(fast);
+  assertPeriod(signalPeriod);
+  const n = closes.length;
+  const line = new Float64Array(n).fill(Number.NaN);
+  const signal = new Float64Array(n).fill(Number.NaN);
+  const histogram = new Float64Array(n).fill(Number.NaN);
+  const af = 2 / (fast + 1);
+  const as = 2 / (slow + 1);
+  const ag = 2 / (signalPeriod + 1);
+  let f = 0;
+  let sl = 0;
+  let g = 0;
+  let seedF = 0;
+  let seedS = 0;
+  let seedG = 0;
+  for (let i = 0; i < n; i++) {
+    const x = closes[i]!;
+    if (i < fast) {
+      seedF += x;
+      if (i === fast - 1) f = seedF / fast;
+    } else f = af * x + (1 - af) * f;
+    if (i < slow) {
+      seedS += x;
+      if (i === slow - 1) sl = seedS / slow;
+      else continue;
+    } else sl = as * x + (1 - as) * sl;
+    const m = f - sl;
+    line[i] = m;
+    const k = i - (slow - 1);
+    if (k < signalPeriod) {
+      seedG += m;
+      if (k === signalPeriod - 1) g = seedG / signalPeriod;
+      else continue;
+    } else g = ag * m + (1 - ag) * g;
+    signal[i] = g;
+    histogram[i] = m - g;
+  }
   return { macd: line, signal, histogram };
 }
 
@@ -62,16 +93,35 @@ export interface BollingerSeries {
   readonly lower: Float64Array;
 }
 
-/** Bollinger bands: SMA(period) ± k population standard deviations over the same window. */
+/**
+ * Bollinger bands: SMA(period) ± k population standard deviations over the same window. The
+ * window's mean and sum of squared deviations slide in O(1) per bar (Welford-style update), which
+ * stays accurate where the naive sum-of-squares formula would cancel.
+ */
 export function bollinger(closes: ArrayLike<number>, period = 20, k = 2): BollingerSeries {
-  const middle = sma(closes, period);
-  const upper = new Float64Array(closes.length).fill(Number.NaN);
-  const lower = new Float64Array(closes.length).fill(Number.NaN);
-  for (let i = period - 1; i < closes.length; i++) {
-    const mean = middle[i]!;
-    let sq = 0;
-    for (let j = i - period + 1; j <= i; j++) sq += (closes[j]! - mean) ** 2;
-    const sd = Math.sqrt(sq / period);
+  const n = closes.length;
+  const middle = new Float64Array(n).fill(Number.NaN);
+  const upper = new Float64Array(n).fill(Number.NaN);
+  const lower = new Float64Array(n).fill(Number.NaN);
+  if (n < period) return { middle, upper, lower };
+  let mean = 0;
+  let m2 = 0;
+  for (let i = 0; i < period; i++) {
+    const x = closes[i]!;
+    const delta = x - mean;
+    mean += delta / (i + 1);
+    m2 += delta * (x - mean);
+  }
+  for (let i = period - 1; i < n; i++) {
+    if (i >= period) {
+      const incoming = closes[i]!;
+      const outgoing = closes[i - period]!;
+      const previous = mean;
+      mean += (incoming - outgoing) / period;
+      m2 += (incoming - outgoing) * (incoming - mean + outgoing - previous);
+    }
+    const sd = Math.sqrt(Math.max(0, m2) / period);
+    middle[i] = mean;
     upper[i] = mean + k * sd;
     lower[i] = mean - k * sd;
   }

@@ -1,0 +1,158 @@
+import type { Bar, Instrument } from '../../market-data/types.ts';
+import type { MacroStatement } from '../ast.ts';
+import { FkDslQueryError } from '../errors.ts';
+import { mean, pearson, sampleStdDev } from '../indicators/statistics.ts';
+import { alignOnDates, changes, medianSpacingDays } from '../stats/align.ts';
+import { grangerBestLag, grangerCausality } from '../stats/granger.ts';
+import { ols } from '../stats/ols.ts';
+import { resolveAsset } from './metrics.ts';
+import type { QueryData } from './query-data.ts';
+import { fromDuration } from './windows.ts';
+
+/**
+ * MACRO: how an asset's returns relate to macro series. Series of different frequencies are put
+ * on the dates of the least frequent one (as-of join: the last value known on each date); the
+ * asset and level-type series then move in log changes, rate-type series (yields, policy rate,
+ * unemployment) in first differences.
+ */
+export interface MacroResult {
+  readonly analysis: MacroStatement['analysis'];
+  readonly target: string;
+  readonly indicators: readonly string[];
+  readonly window: string;
+  readonly frequency: string;
+  readonly observations: number;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly transforms: Readonly<Record<string, 'log change' | 'difference'>>;
+  readonly result: unknown;
+  readonly conventions: string;
+}
+
+const RATE_SERIES = new Set(['US10Y', 'US2Y', 'FED_RATE', 'UNEMPLOYMENT']);
+const DEFAULT_WINDOW = { kind: 'duration', value: 5, unit: 'y' } as const;
+const MAX_AUTO_LAGS = 6;
+
+export function declareMacroNeeds(statement: MacroStatement, data: QueryData): void {
+  for (const asset of [statement.target, ...statement.indicators]) {
+    const instrument = resolveAsset(asset);
+    data.need(instrument, {
+      daily: fromDuration(statement.window ?? DEFAULT_WINDOW, instrument.assetClass).bars + 1,
+    });
+  }
+}
+
+export async function evaluateMacro(
+  statement: MacroStatement,
+  data: QueryData,
+  _ctx?: unknown,
+): Promise<MacroResult> {
+  const target = resolveAsset(statement.target);
+  const indicators = statement.indicators.map(resolveAsset);
+  const window = fromDuration(statement.window ?? DEFAULT_WINDOW, target.assetClass);
+  const seriesOf = (i: Instrument): Bar[] => {
+    const d = data.get(i).daily;
+    if (!d?.ok)
+      throw new FkDslQueryError(
+        `no history for ${i.symbol}: ${d && !d.ok ? d.error.message : 'not loaded'}`,
+        { symbol: i.symbol },
+      );
+    if (d.value.length < 3)
+      throw new FkDslQueryError(`${i.symbol} has only ${d.value.length} observations in ${window.text}`);
+    return d.value;
+  };
+  const all = [target, ...indicators].map((i) => ({ instrument: i, bars: seriesOf(i) }));
+  const start = Math.max(...all.map((s) => s.bars[0]!.time.getTime()));
+  // Anchor on the least frequent series: its dates are when new information arrives for all.
+  const anchor = all.reduce((a, b) =>
+    medianSpacingDays(b.bars.map((x) => x.time.getTime())) >
+    medianSpacingDays(a.bars.map((x) => x.time.getTime()))
+      ? b
+      : a,
+  );
+  const spacing = medianSpacingDays(anchor.bars.map((b) => b.time.getTime()));
+  const aligned = alignOnDates(
+    all.map((s) => ({ times: s.bars.map((b) => b.time.getTime()), values: s.bars.map((b) => b.close) })),
+    anchor.bars.map((b) => b.time.getTime()).filter((t) => t >= start),
+  );
+  const kind = (i: Instrument) => (RATE_SERIES.has(i.symbol) ? 'diff' : 'log') as 'diff' | 'log';
+  const y = changes(aligned.values[0]!, 'log');
+  const xs = indicators.map((ind, k) => changes(aligned.values[k + 1]!, kind(ind)));
+  const names = indicators.map((i) => i.symbol);
+  if (y.length < 8) {
+    throw new FkDslQueryError(
+      `MACRO needs at least 8 aligned observations; ${window.text} of ${anchor.instrument.symbol} (${frequencyName(spacing)}) gives ${y.length} — widen WINDOW`,
+      { observations: y.length },
+    );
+  }
+
+  let result: unknown;
+  switch (statement.analysis) {
+    case 'regression':
+      result = ols(y, xs, { names });
+      break;
+    case 'correlation':
+      result = Object.fromEntries(names.map((name, k) => [name, finite(pearson(y, xs[k]!))]));
+      break;
+    case 'impact': {
+      const fit = ols(y, xs, { names });
+      result = names.map((name, k) => {
+        const c = fit.coefficients.find((x) => x.name === name)!;
+        const sd = sampleStdDev(xs[k]!);
+        return {
+          indicator: name,
+          coefficient: c.estimate,
+          pValue: c.pValue,
+          indicatorChangeSd: sd,
+          // A one-standard-deviation move of the indicator, other indicators held fixed.
+          impactPercent: c.estimate * sd * 100,
+          meanTargetReturnPercent: mean(y) * 100,
+        };
+      });
+      break;
+    }
+    case 'causality':
+      result = names.map((name, k) => {
+        const forward =
+          statement.lags !== null
+            ? grangerCausality(xs[k]!, y, statement.lags)
+            : grangerBestLag(xs[k]!, y, MAX_AUTO_LAGS);
+        const reverse = grangerCausality(y, xs[k]!, forward.lags);
+        return {
+          indicator: name,
+          [`${name} -> ${target.symbol}`]: forward,
+          [`${target.symbol} -> ${name}`]: reverse,
+        };
+      });
+      break;
+  }
+  return {
+    analysis: statement.analysis,
+    target: target.symbol,
+    indicators: names,
+    window: window.text,
+    frequency: frequencyName(spacing),
+    observations: y.length,
+    from: aligned.times.length ? new Date(aligned.times[0]!).toISOString() : null,
+    to: aligned.times.length ? new Date(aligned.times.at(-1)!).toISOString() : null,
+    transforms: Object.fromEntries([
+      [target.symbol, 'log change'],
+      ...indicators.map((i) => [i.symbol, kind(i) === 'diff' ? 'difference' : 'log change']),
+    ]),
+    result,
+    conventions:
+      'Aligned on the dates of the least frequent series (last known value of the others on each date); ' +
+      'returns in log changes, rates in first differences; OLS by QR with two-sided t tests; Granger F test ' +
+      `(lags ${statement.lags ?? `chosen by AIC up to ${MAX_AUTO_LAGS}`}); impact = coefficient x one sd of the indicator change, in percent.`,
+  };
+}
+
+function frequencyName(days: number): string {
+  if (days <= 1.5) return 'daily';
+  if (days <= 8) return 'weekly';
+  if (days <= 35) return 'monthly';
+  if (days <= 100) return 'quarterly';
+  return `every ${Math.round(days)} days`;
+}
+
+const finite = (v: number) => (Number.isFinite(v) ? v : null);

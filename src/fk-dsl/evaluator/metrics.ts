@@ -1,0 +1,415 @@
+import { parseInstrument } from '../../market-data/instruments.ts';
+import type { Bar, Instrument } from '../../market-data/types.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { Argument, AssetRef, MetricCall } from '../ast.ts';
+import { FkDslQueryError } from '../errors.ts';
+import { atr, sharpe, stochastic } from '../indicators/index.ts';
+import { ema, sma } from '../indicators/moving-averages.ts';
+import { bollinger, macd, rsi } from '../indicators/oscillators.ts';
+import {
+  annualizedVolatility,
+  beta,
+  logReturns,
+  maxDrawdown,
+  mean,
+  pearson,
+} from '../indicators/statistics.ts';
+import { type MetricUnit, metricSpec } from '../metrics-catalog.ts';
+import { printMetric } from '../printer.ts';
+import type { Needs, QueryData } from './query-data.ts';
+import { type BarWindow, perYear, toWindow } from './windows.ts';
+
+export type MetricValue = number | null | { readonly [key: string]: MetricValue };
+
+export interface MetricOutcome {
+  /** The call as canonical text: `VOLATILITY(30d)`. */
+  readonly metric: string;
+  readonly value: MetricValue;
+  readonly unit: MetricUnit;
+  /** Time of the newest data point used. */
+  readonly asOf: string | null;
+  readonly window?: { readonly interval: string; readonly bars: number; readonly text: string };
+  /** Bars actually used (less than asked when the history is shorter). */
+  readonly barsUsed?: number;
+  readonly error?: string;
+}
+
+/** Indicators are computed over at least this much history so their smoothing has settled. */
+const MIN_INDICATOR_HISTORY = 250;
+
+export function resolveAsset(asset: AssetRef): Instrument {
+  try {
+    return parseInstrument(asset.symbol);
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      const at = asset.at ? ` (line ${asset.at.line}, column ${asset.at.column})` : '';
+      throw new FkDslQueryError(`${asset.symbol}${at}: ${error.message.replace(/^symbol: /, '')}`, {
+        symbol: asset.symbol,
+      });
+    }
+    throw error;
+  }
+}
+
+const argAt = (call: MetricCall, i: number): Argument | undefined => call.args[i];
+const numberArg = (call: MetricCall, i: number, fallback: number): number => {
+  const a = call.args[i];
+  return a?.kind === 'number' ? a.value : fallback;
+};
+const assetArgs = (call: MetricCall): AssetRef[] =>
+  call.args.filter((a): a is AssetRef => a.kind === 'asset');
+const windowArg = (call: MetricCall): Argument | undefined =>
+  call.args.find((a) => a.kind === 'duration' || a.kind === 'number');
+
+function defaultBenchmark(instrument: Instrument): Instrument {
+  if (instrument.assetClass === 'crypto')
+    return parseInstrument(instrument.base === 'BTC' ? 'ETH/USDT' : 'BTC/USDT');
+  return parseInstrument('SPY');
+}
+
+function benchmarkOf(call: MetricCall, instrument: Instrument): Instrument {
+  const given = assetArgs(call)[0];
+  return given ? resolveAsset(given) : defaultBenchmark(instrument);
+}
+
+function windowOf(call: MetricCall, instrument: Instrument): BarWindow {
+  const spec = metricSpec(call.name)!;
+  const param = spec.params.find((p) => p.type === 'window');
+  return toWindow(windowArg(call), param?.default ?? 1, instrument.assetClass);
+}
+
+function indicatorPeriod(call: MetricCall): number {
+  switch (call.name) {
+    case 'MACD':
+      return numberArg(call, 1, 26) + numberArg(call, 2, 9);
+    case 'BOLLINGER_BANDS':
+      return numberArg(call, 0, 20);
+    case 'STOCH':
+      return numberArg(call, 0, 14) + numberArg(call, 1, 3) + numberArg(call, 2, 3);
+    case 'SMA':
+    case 'EMA': {
+      const a = argAt(call, 0);
+      return a?.kind === 'number' ? a.value : a?.kind === 'duration' ? toWindow(a, 1, 'equity').bars : 1;
+    }
+    default:
+      return numberArg(call, 0, 14);
+  }
+}
+
+/** Declares what `call` needs of `instrument` (and of other assets it refers to). */
+export function declareNeeds(call: MetricCall, instrument: Instrument, data: QueryData): void {
+  if (call.name === 'TECHNICAL') {
+    for (const arg of call.args) if (arg.kind === 'metric') declareNeeds(arg, instrument, data);
+    return;
+  }
+  if (call.name === 'CORRELATE' || call.name === 'BETA') {
+    const window = windowOf(call, instrument);
+    const others = call.name === 'BETA' ? [benchmarkOf(call, instrument)] : assetArgs(call).map(resolveAsset);
+    for (const i of [instrument, ...others]) data.need(i, barsNeed(window, 1));
+    return;
+  }
+  data.need(instrument, ownNeeds(call, instrument));
+}
+
+function barsNeed(window: BarWindow, extra: number): Needs {
+  return window.interval === '1h' ? { hourly: window.bars + extra } : { daily: window.bars + extra };
+}
+
+function ownNeeds(call: MetricCall, instrument: Instrument): Needs {
+  switch (call.name) {
+    case 'PRICE':
+    case 'CHANGE':
+      return { quote: true };
+    case 'VOLUME':
+      return windowArg(call) ? barsNeed(windowOf(call, instrument), 0) : { quote: true };
+    case 'MARKETCAP':
+    case 'PE':
+      return { profile: true };
+    case 'AVG_VOLUME':
+      return barsNeed(windowOf(call, instrument), 0);
+    case 'PRICE_CHANGE':
+    case 'MOMENTUM':
+    case 'VOLATILITY':
+    case 'DRAWDOWN':
+    case 'SHARPE':
+      return barsNeed(windowOf(call, instrument), 1);
+    default:
+      return { daily: Math.max(MIN_INDICATOR_HISTORY, indicatorPeriod(call) * 5) };
+  }
+}
+
+/** Computes `call` for `instrument` from loaded data; a missing input becomes `error`, never a value. */
+export function computeMetric(call: MetricCall, instrument: Instrument, data: QueryData): MetricOutcome {
+  const label = printMetric(call);
+  const unit = metricSpec(call.name)!.unit;
+  try {
+    const { value, asOf, window, barsUsed } = compute(call, instrument, data);
+    return {
+      metric: label,
+      value: clean(value),
+      unit,
+      asOf: asOf ? asOf.toISOString() : null,
+      ...(window ? { window: { interval: window.interval, bars: window.bars, text: window.text } } : {}),
+      ...(barsUsed !== undefined ? { barsUsed } : {}),
+    };
+  } catch (error) {
+    if (error instanceof FkDslQueryError) throw error;
+    return {
+      metric: label,
+      value: null,
+      unit,
+      asOf: null,
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+interface Computed {
+  readonly value: MetricValue;
+  readonly asOf: Date | null;
+  readonly window?: BarWindow;
+  readonly barsUsed?: number;
+}
+
+function compute(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
+  const d = data.get(instrument);
+  switch (call.name) {
+    case 'PRICE': {
+      const q = loaded(d.quote, 'quote');
+      return { value: q.price, asOf: q.asOf };
+    }
+    case 'CHANGE': {
+      const q = loaded(d.quote, 'quote');
+      return { value: q.changePercent, asOf: q.asOf };
+    }
+    case 'MARKETCAP': {
+      const p = loaded(d.profile, 'profile');
+      return { value: p.marketCap, asOf: p.asOf };
+    }
+    case 'PE': {
+      const p = loaded(d.profile, 'profile');
+      return { value: p.peRatio, asOf: p.asOf };
+    }
+    case 'VOLUME': {
+      if (!windowArg(call)) {
+        const q = loaded(d.quote, 'quote');
+        return { value: q.volume, asOf: q.asOf };
+      }
+      const { window, bars } = series(call, instrument, data, 0);
+      const volumes = bars.map((b) => b.volume).filter((v): v is number => v !== null);
+      return {
+        value: volumes.length ? volumes.reduce((s, v) => s + v, 0) : null,
+        asOf: lastTime(bars),
+        window,
+        barsUsed: bars.length,
+      };
+    }
+    case 'AVG_VOLUME': {
+      const { window, bars } = series(call, instrument, data, 0);
+      const volumes = bars.map((b) => b.volume).filter((v): v is number => v !== null);
+      return {
+        value: volumes.length ? mean(volumes) : null,
+        asOf: lastTime(bars),
+        window,
+        barsUsed: bars.length,
+      };
+    }
+    case 'PRICE_CHANGE':
+    case 'MOMENTUM': {
+      const { window, bars } = series(call, instrument, data, 1);
+      requireBars(bars, window.bars + 1, label(call));
+      return {
+        value: (bars.at(-1)!.close / bars[0]!.close - 1) * 100,
+        asOf: lastTime(bars),
+        window,
+        barsUsed: bars.length,
+      };
+    }
+    case 'VOLATILITY': {
+      const { window, bars } = series(call, instrument, data, 1);
+      requireBars(bars, 3, label(call));
+      const year =
+        window.interval === '1h'
+          ? perYear(instrument.assetClass) * (instrument.assetClass === 'crypto' ? 24 : 6.5)
+          : perYear(instrument.assetClass);
+      return {
+        value: annualizedVolatility(closes(bars), year) * 100,
+        asOf: lastTime(bars),
+        window,
+        barsUsed: bars.length,
+      };
+    }
+    case 'DRAWDOWN': {
+      const { window, bars } = series(call, instrument, data, 1);
+      return { value: maxDrawdown(closes(bars)) * 100, asOf: lastTime(bars), window, barsUsed: bars.length };
+    }
+    case 'SHARPE': {
+      const { window, bars } = series(call, instrument, data, 1);
+      requireBars(bars, 3, label(call));
+      return {
+        value: sharpe(closes(bars), perYear(instrument.assetClass)),
+        asOf: lastTime(bars),
+        window,
+        barsUsed: bars.length,
+      };
+    }
+    case 'CORRELATE': {
+      const { window, bars } = series(call, instrument, data, 1);
+      const value: Record<string, number | null> = {};
+      for (const asset of assetArgs(call)) {
+        const other = resolveAsset(asset);
+        const pair = alignedReturns(bars, seriesOf(other, window, data, 1));
+        value[other.symbol] = pair.a.length >= 3 ? pearson(pair.a, pair.b) : null;
+      }
+      return { value, asOf: lastTime(bars), window, barsUsed: bars.length };
+    }
+    case 'BETA': {
+      const { window, bars } = series(call, instrument, data, 1);
+      const bench = benchmarkOf(call, instrument);
+      const pair = alignedReturns(bars, seriesOf(bench, window, data, 1));
+      requireBars(pair.a, 3, `${label(call)} (returns on common dates with ${bench.symbol})`);
+      return { value: beta(pair.a, pair.b), asOf: lastTime(bars), window, barsUsed: bars.length };
+    }
+    case 'TECHNICAL': {
+      const value: Record<string, MetricValue> = {};
+      let asOf: Date | null = null;
+      for (const arg of call.args) {
+        if (arg.kind !== 'metric') continue;
+        const inner = compute(arg, instrument, data);
+        value[printMetric(arg)] = inner.value;
+        asOf = inner.asOf ?? asOf;
+      }
+      return { value, asOf };
+    }
+    default:
+      return technical(call, instrument, data);
+  }
+}
+
+function technical(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
+  const bars = loaded(data.get(instrument).daily, 'daily bars');
+  const c = closes(bars);
+  const asOf = lastTime(bars);
+  const period = indicatorPeriod(call);
+  requireBars(bars, period + 1, label(call));
+  const lastOf = (series: Float64Array) => {
+    const v = series[series.length - 1];
+    return v === undefined || Number.isNaN(v) ? null : v;
+  };
+  const base = { asOf, barsUsed: bars.length };
+  switch (call.name) {
+    case 'RSI':
+      return { ...base, value: lastOf(rsi(c, numberArg(call, 0, 14))) };
+    case 'SMA':
+      return { ...base, value: lastOf(sma(c, period)) };
+    case 'EMA':
+      return { ...base, value: lastOf(ema(c, period)) };
+    case 'MACD': {
+      const m = macd(c, numberArg(call, 0, 12), numberArg(call, 1, 26), numberArg(call, 2, 9));
+      return {
+        ...base,
+        value: { macd: lastOf(m.macd), signal: lastOf(m.signal), histogram: lastOf(m.histogram) },
+      };
+    }
+    case 'BOLLINGER_BANDS': {
+      const b = bollinger(c, numberArg(call, 0, 20), numberArg(call, 1, 2));
+      const upper = lastOf(b.upper);
+      const lower = lastOf(b.lower);
+      const middle = lastOf(b.middle);
+      const close = c[c.length - 1]!;
+      return {
+        ...base,
+        value: {
+          upper,
+          middle,
+          lower,
+          percentB:
+            upper !== null && lower !== null && upper > lower ? (close - lower) / (upper - lower) : null,
+        },
+      };
+    }
+    case 'ATR':
+      return { ...base, value: lastOf(atr(highs(bars), lows(bars), c, numberArg(call, 0, 14))) };
+    case 'STOCH': {
+      const s = stochastic(
+        highs(bars),
+        lows(bars),
+        c,
+        numberArg(call, 0, 14),
+        numberArg(call, 1, 3),
+        numberArg(call, 2, 3),
+      );
+      return { ...base, value: { k: lastOf(s.k), d: lastOf(s.d) } };
+    }
+    default:
+      throw new FkDslQueryError(`${call.name} is not computable here`);
+  }
+}
+
+/** A single number for comparisons: objects give their primary component. */
+export function scalarOf(outcome: MetricOutcome): number | null {
+  const v = outcome.value;
+  if (v === null || typeof v === 'number') return v;
+  const primary: Record<string, string> = { MACD: 'macd', BOLLINGER_BANDS: 'percentB', STOCH: 'k' };
+  const name = outcome.metric.replace(/\(.*$/, '');
+  const key = primary[name];
+  if (key !== undefined) return typeof v[key] === 'number' ? (v[key] as number) : null;
+  if (name === 'CORRELATE') {
+    const first = Object.values(v)[0];
+    return typeof first === 'number' ? first : null;
+  }
+  throw new FkDslQueryError(`${outcome.metric} has several values and cannot be compared with a number`);
+}
+
+function series(call: MetricCall, instrument: Instrument, data: QueryData, extra: number) {
+  const window = windowOf(call, instrument);
+  return { window, bars: seriesOf(instrument, window, data, extra) };
+}
+
+function seriesOf(instrument: Instrument, window: BarWindow, data: QueryData, extra: number): Bar[] {
+  const d = data.get(instrument);
+  const all = loaded(
+    window.interval === '1h' ? d.hourly : d.daily,
+    `${window.interval} bars of ${instrument.symbol}`,
+  );
+  return all.slice(-(window.bars + extra));
+}
+
+function loaded<T>(item: { ok: true; value: T } | { ok: false; error: Error } | undefined, what: string): T {
+  if (!item) throw new Error(`${what} was not loaded`);
+  if (!item.ok) throw item.error;
+  return item.value;
+}
+
+function alignedReturns(a: readonly Bar[], b: readonly Bar[]): { a: Float64Array; b: Float64Array } {
+  const key = (bar: Bar) => bar.time.toISOString().slice(0, 13);
+  const other = new Map(b.map((bar) => [key(bar), bar.close]));
+  const pa: number[] = [];
+  const pb: number[] = [];
+  for (const bar of a) {
+    const close = other.get(key(bar));
+    if (close !== undefined) {
+      pa.push(bar.close);
+      pb.push(close);
+    }
+  }
+  return { a: logReturns(pa), b: logReturns(pb) };
+}
+
+function requireBars(bars: ArrayLike<unknown>, needed: number, what: string): void {
+  if (bars.length < needed)
+    throw new Error(`${what} needs ${needed} data points, only ${bars.length} are available`);
+}
+
+const closes = (bars: readonly Bar[]) => Float64Array.from(bars, (b) => b.close);
+const highs = (bars: readonly Bar[]) => Float64Array.from(bars, (b) => b.high);
+const lows = (bars: readonly Bar[]) => Float64Array.from(bars, (b) => b.low);
+const lastTime = (bars: readonly Bar[]) => bars.at(-1)?.time ?? null;
+const label = (call: MetricCall) => printMetric(call);
+
+/** NaN and infinities never reach a result: they become null. */
+function clean(value: MetricValue): MetricValue {
+  if (value === null) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(v)]));
+}

@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { parseInstrument } from '../market-data/instruments.ts';
+import type { MarketDataService } from '../market-data/market-data.service.ts';
+import type { Instrument } from '../market-data/types.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/database.ts';
+import { isAppError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import type { Jobs } from '../platform/jobs/jobs.ts';
+import type { Logger } from '../platform/observability/logger.ts';
+import type { AssetRef, Program, QueryStatement, Statement } from './ast.ts';
+import { FkDslQueryError } from './errors.ts';
+import { evaluateStatements, type StatementResult } from './evaluator/evaluate.ts';
+import { explain, type StatementPlan } from './explain.ts';
+import { cleanupJob, executeJob } from './fk-dsl.jobs.ts';
+import { INDICATOR_CONVENTIONS } from './indicators/index.ts';
+import { parse } from './parser.ts';
+import { printStatement } from './printer.ts';
+import {
+  deleteTasksFinishedBefore,
+  findTask,
+  finishTask,
+  insertTask,
+  markRunning,
+  type TaskRow,
+} from './tasks.repository.ts';
+
+export const LIMITS = {
+  queryLength: 10_000,
+  statements: 20,
+  /** Distinct symbols written in one query (SCAN universes not counted). */
+  symbols: 50,
+  scanUniverse: 250,
+} as const;
+
+export type StatementOutcome =
+  | (StatementResult & { readonly index: number })
+  | {
+      readonly index: number;
+      readonly kind: 'explain';
+      readonly statement: string;
+      readonly plan: StatementPlan;
+    }
+  | {
+      readonly index: number;
+      readonly kind: string;
+      readonly statement: string;
+      readonly error: { readonly code: string; readonly message: string };
+    };
+
+export interface ExecutionResult {
+  readonly query: string;
+  readonly status: 'completed';
+  readonly statements: readonly StatementOutcome[];
+  readonly errors: number;
+  readonly elapsedMs: number;
+  /** How every number was computed (indicator smoothing, annualisation, windows). */
+  readonly conventions: Readonly<Record<string, string>>;
+}
+
+export const QUERY_CONVENTIONS: Readonly<Record<string, string>> = {
+  windows:
+    'Nd = N daily bars (sessions for listed instruments, days for crypto); Nw = 5N (7N crypto); Nm = 21N (30N); ' +
+    'Ny = 252N (365N); Nh = N hourly bars; a plain number = daily bars; at most ten years',
+  percentages:
+    'CHANGE, PRICE_CHANGE, MOMENTUM, VOLATILITY and DRAWDOWN are in percent; `40%` and `40` are equal',
+  returns: 'log returns of closes; correlations on the dates both series have',
+  ...INDICATOR_CONVENTIONS,
+};
+
+/**
+ * Runs FK-DSL queries: parse, check limits, plan, fetch once, evaluate. Synchronously, or as a
+ * task persisted in the database and run by a job (any instance can report its status).
+ */
+export class FkDslService {
+  constructor(
+    private readonly db: Database,
+    private readonly jobs: Jobs,
+    private readonly marketData: MarketDataService,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly config: Config['fkDsl'],
+  ) {}
+
+  /** Parses and checks limits; syntax errors carry line, column and a caret snippet. */
+  compile(query: string): Program {
+    if (typeof query !== 'string' || query.trim() === '')
+      throw new ValidationError('query', 'must not be empty');
+    if (query.length > LIMITS.queryLength) {
+      throw new ValidationError('query', `is ${query.length} characters; at most ${LIMITS.queryLength}`);
+    }
+    const program = parse(query);
+    if (program.statements.length > LIMITS.statements) {
+      throw new FkDslQueryError(
+        `${program.statements.length} statements; at most ${LIMITS.statements} per query`,
+        { limit: LIMITS.statements },
+      );
+    }
+    const symbols = new Set(collectAssets(program).map((a) => a.symbol.toUpperCase()));
+    if (symbols.size > LIMITS.symbols) {
+      throw new FkDslQueryError(`${symbols.size} distinct symbols; at most ${LIMITS.symbols} per query`, {
+        limit: LIMITS.symbols,
+      });
+    }
+    return program;
+  }
+
+  explain(query: string): StatementPlan[] {
+    const program = this.compile(query);
+    return explain(
+      program.statements.map((s) => (s.kind === 'explain' ? s.statement : s)),
+      this.marketData,
+      this.clock,
+      (name) => this.universe(name),
+    );
+  }
+
+  async execute(query: string): Promise<ExecutionResult> {
+    const started = performance.now();
+    const program = this.compile(query);
+    const statements: StatementOutcome[] = new Array(program.statements.length);
+    const runnable: Array<{ index: number; statement: QueryStatement }> = [];
+    program.statements.forEach((statement, index) => {
+      if (statement.kind === 'explain') {
+        try {
+          const [plan] = explain([statement.statement], this.marketData, this.clock, (name) =>
+            this.universe(name),
+          );
+          statements[index] = { index, kind: 'explain', statement: printStatement(statement), plan: plan! };
+        } catch (error) {
+          statements[index] = this.#failed(index, statement, error);
+        }
+      } else {
+        runnable.push({ index, statement });
+      }
+    });
+    const settled = await evaluateStatements(
+      runnable.map((r) => r.statement),
+      this.#context(),
+    );
+    const results = settled.map((outcome, i): StatementOutcome => {
+      const { index, statement } = runnable[i]!;
+      return outcome.ok ? { index, ...outcome.result } : this.#failed(index, statement, outcome.error);
+    });
+    for (const r of results) statements[r.index] = r;
+    return {
+      query,
+      status: 'completed',
+      statements,
+      errors: statements.filter((s) => 'error' in s).length,
+      elapsedMs: Math.round(performance.now() - started),
+      conventions: QUERY_CONVENTIONS,
+    };
+  }
+
+  /** Validates the query now, then runs it in the background; returns the task to poll. */
+  async submit(query: string): Promise<TaskRow> {
+    this.compile(query);
+    const id = randomUUID();
+    const createdAt = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await insertTask(tx, { id, query, createdAt });
+      await this.jobs.send(executeJob, { taskId: id }, { tx });
+    });
+    return (await findTask(this.db, id))!;
+  }
+
+  async task(id: string): Promise<TaskRow> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+      throw new ValidationError('taskId', 'must be a task id (UUID)');
+    }
+    const task = await findTask(this.db, id);
+    if (!task) throw new NotFoundError('task', id);
+    return task;
+  }
+
+  /** The job behind submit(). Idempotent: a finished task is left alone. */
+  async runTask(id: string): Promise<void> {
+    const task = await findTask(this.db, id);
+    if (!task || task.status === 'completed' || task.status === 'failed') return;
+    if (!(await markRunning(this.db, id, this.clock.now()))) return;
+    try {
+      const result = await this.execute(task.query);
+      await finishTask(this.db, id, { status: 'completed', result }, this.clock.now());
+    } catch (error) {
+      await finishTask(
+        this.db,
+        id,
+        { status: 'failed', error: publicError(error, this.logger) },
+        this.clock.now(),
+      );
+    }
+  }
+
+  async registerJobs(): Promise<void> {
+    await this.jobs.work(executeJob, ({ taskId }) => this.runTask(taskId), {
+      concurrency: 2,
+      pollingIntervalSeconds: 1,
+    });
+    await this.jobs.work(cleanupJob, async () => {
+      const before = new Date(this.clock.now().getTime() - this.config.taskRetentionDays * 86_400_000);
+      const removed = await deleteTasksFinishedBefore(this.db, before);
+      if (removed) this.logger.info({ removed }, 'old FK-DSL tasks deleted');
+    });
+    await this.jobs.schedule(cleanupJob, '17 3 * * *', {});
+  }
+
+  /** Instruments of a named SCAN universe: the providers' own list when they have one, else configuration. */
+  universe(name: string): Instrument[] {
+    const known = this.marketData.universe().map((e) => e.instrument);
+    const pick = (test: (i: Instrument) => boolean, fallback: readonly string[], crypto = false) => {
+      const own = known.filter(test);
+      const list = own.length
+        ? own
+        : fallback.map((s) => parseInstrument(s, crypto ? { assetClass: 'crypto' } : {}));
+      return list.slice(0, LIMITS.scanUniverse);
+    };
+    // One pair per coin: the USDT pair stands for the coin in scans.
+    const usdtPair = (i: Instrument) => i.assetClass === 'crypto' && i.quote === 'USDT';
+    switch (name.toUpperCase()) {
+      case 'US':
+        return pick(
+          (i) => (i.assetClass === 'equity' || i.assetClass === 'etf') && (i.market ?? 'US') === 'US',
+          this.config.scanUniverse.US,
+        );
+      case 'ETF':
+        return pick((i) => i.assetClass === 'etf', []);
+      case 'CRYPTO':
+        return pick(usdtPair, this.config.scanUniverse.CRYPTO, true);
+      case 'ALL':
+        return [...this.universe('US'), ...this.universe('CRYPTO')].slice(0, LIMITS.scanUniverse);
+      default:
+        throw new FkDslQueryError(
+          `unknown universe ${name}; use US, ETF, CRYPTO, ALL or a list like [AAPL, MSFT]`,
+          { universe: name },
+        );
+    }
+  }
+
+  #context() {
+    return {
+      marketData: this.marketData,
+      clock: this.clock,
+      universe: (name: string) => this.universe(name),
+    };
+  }
+
+  #failed(index: number, statement: Statement, error: unknown): StatementOutcome {
+    return {
+      index,
+      kind: statement.kind,
+      statement: printStatement(statement),
+      error: publicError(error, this.logger),
+    };
+  }
+}
+
+/** Domain errors keep their message; anything else is logged and reported without internals. */
+function publicError(error: unknown, logger: Logger): { code: string; message: string } {
+  if (isAppError(error)) return { code: error.code, message: error.message };
+  logger.error({ err: error }, 'FK-DSL evaluation failed unexpectedly');
+  return { code: 'INTERNAL', message: 'internal error while evaluating this statement' };
+}
+
+function collectAssets(program: Program): AssetRef[] {
+  const assets: AssetRef[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      if ((node as { kind?: unknown }).kind === 'asset') assets.push(node as AssetRef);
+      else Object.values(node).forEach(visit);
+    }
+  };
+  visit(program);
+  return assets;
+}
