@@ -12,7 +12,7 @@ import type { AssetClass, Instrument, Quote } from '../../src/market-data/types.
  */
 export interface FakeProvider extends MarketDataProvider {
   readonly prices: Map<string, number>;
-  readonly calls: { quote: number; streamsOpened: number; streamsClosed: number };
+  readonly calls: { quote: number; bars: number; streamsOpened: number; streamsClosed: number };
   /** Live stream subscriptions by symbol. */
   readonly streams: Map<string, Set<StreamSubscription>>;
   emit(symbol: string, price: number, asOf?: Date): void;
@@ -31,7 +31,7 @@ export function createFakeProvider(
   const capabilities = new Set<Capability>(options.capabilities ?? ['quote']);
   const prices = new Map<string, number>();
   const streams = new Map<string, Set<StreamSubscription>>();
-  const calls = { quote: 0, streamsOpened: 0, streamsClosed: 0 };
+  const calls = { quote: 0, bars: 0, streamsOpened: 0, streamsClosed: 0 };
   let failure: ProviderError | undefined;
   const provider: FakeProvider = {
     id,
@@ -72,6 +72,31 @@ export function createFakeProvider(
       failure = error;
     },
   };
+  if (capabilities.has('bars')) {
+    // One bar per UTC day in the range, closes following a fixed zig-zag around the quote price.
+    provider.bars = async ({ instrument, interval, start, end }) => {
+      calls.bars++;
+      if (failure) throw failure;
+      const base = prices.get(instrument.symbol);
+      if (base === undefined) throw unknownSymbol(id, instrument.symbol);
+      if (interval !== '1d') throw new ProviderError(id, 'unsupported', `no ${interval} bars`);
+      const bars = [];
+      const day = 86_400_000;
+      for (let t = Math.ceil(start.getTime() / day) * day; t < end.getTime(); t += day) {
+        const k = Math.floor(t / day);
+        const close = base * (1 + 0.01 * Math.sin(k / 3) + 0.002 * (k % 7));
+        bars.push({
+          time: new Date(t),
+          open: close,
+          high: close * 1.01,
+          low: close * 0.99,
+          close,
+          volume: 1000 + (k % 5),
+        });
+      }
+      return bars;
+    };
+  }
   if (capabilities.has('stream')) {
     provider.stream = (sub: StreamSubscription) => {
       calls.streamsOpened++;
