@@ -39,9 +39,8 @@ export function createAlphaVantageProvider(options: AlphaVantageOptions): Market
     ratePerSecond: options.ratePerSecond ?? 5 / 60,
     burst: options.burst ?? 1,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
-  const limit = (signal: AbortSignal): AbortSignal =>
-    options.timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : signal;
 
   const supportsInstrument = (capability: Capability, instrument: Instrument): boolean =>
     ASSET_CLASSES.has(instrument.assetClass) &&
@@ -66,7 +65,7 @@ export function createAlphaVantageProvider(options: AlphaVantageOptions): Market
       path: '/query',
       // Share classes are written with a dash at Alpha Vantage (BRK-B).
       query: { function: fn, symbol: instrument.symbol.replace('.', '-'), ...extra, apikey: options.apiKey },
-      signal: limit(signal),
+      signal,
     });
     if (response.status !== 200) {
       throw new ProviderError(ALPHAVANTAGE, 'bad_response', `${fn} answered HTTP ${response.status}`, {

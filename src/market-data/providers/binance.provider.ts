@@ -31,6 +31,7 @@ import {
 } from './binance.parse.ts';
 import { type BinanceStreamTuning, BinanceTradeStream, type WebSocketFactory } from './binance.stream.ts';
 import { type HttpRequest, ProviderHttp, parseRetryAfter } from './http/provider-http.ts';
+import { probeVenue } from './http/venue-probe.ts';
 import type {
   BarsCall,
   Call,
@@ -69,8 +70,6 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set([
   'stream',
 ]);
 const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['crypto']);
-/** A venue slower than this is degraded (the exchange-outage watchdog's "slow"). */
-const SLOW_MS = 1_000;
 const KLINES_PER_PAGE = 1_000;
 /** Longer ranges than this many bars are refused rather than paged for most of a caller's deadline. */
 const MAX_BARS = 50_000;
@@ -131,19 +130,16 @@ export function createBinanceProvider(options: BinanceOptions): MarketDataProvid
     return parseTicker24h(res.body);
   };
 
-  const probe = async (http: ProviderHttp, path: string, venue: string, signal: AbortSignal) => {
-    const started = performance.now();
-    try {
-      const res = await http.get({ path, signal });
-      const latencyMs = Math.round(performance.now() - started);
-      const refused = binanceError(res.status, res.body, venue, undefined);
-      const status: VenueStatus['status'] = refused ? 'down' : latencyMs > SLOW_MS ? 'degraded' : 'up';
-      return { venue, status, latencyMs, detail: refused?.message ?? null, checkedAt: clock.now() };
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return { venue, status: 'down' as const, latencyMs: null, detail, checkedAt: clock.now() };
-    }
-  };
+  const probe = (http: ProviderHttp, path: string, venue: string, signal: AbortSignal) =>
+    probeVenue(
+      venue,
+      async () => {
+        const res = await http.get({ path, signal });
+        const refused = binanceError(res.status, res.body, venue, undefined);
+        if (refused) throw refused;
+      },
+      clock,
+    );
 
   return {
     id: BINANCE,

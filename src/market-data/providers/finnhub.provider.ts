@@ -12,6 +12,7 @@ import type {
 } from '../types.ts';
 import { FINNHUB, parseCandles, parseEarningsCalendar, parseQuote } from './finnhub.parse.ts';
 import { type HttpRequest, type HttpResponse, ProviderHttp } from './http/provider-http.ts';
+import { probeVenue } from './http/venue-probe.ts';
 import type {
   BarsCall,
   Call,
@@ -45,8 +46,6 @@ const RESOLUTIONS: Readonly<Record<BarInterval, string>> = {
   '1h': '60',
   '1d': 'D',
 };
-/** A venue slower than this is degraded (the exchange-outage watchdog's "slow"). */
-const SLOW_MS = 1_000;
 /** Probed by venueStatus: a symbol Finnhub always quotes, on the cheapest endpoint. */
 const PROBE_SYMBOL = 'AAPL';
 
@@ -64,9 +63,8 @@ export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvid
     burst: options.burst ?? 5,
     headers: { 'x-finnhub-token': options.apiKey },
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
-  const limit = (signal: AbortSignal): AbortSignal =>
-    options.timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : signal;
 
   const supportsInstrument = (capability: Capability, instrument: Instrument): boolean =>
     ASSET_CLASSES.has(instrument.assetClass) &&
@@ -86,7 +84,7 @@ export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvid
   };
 
   const get = async (req: HttpRequest): Promise<HttpResponse> => {
-    const response = await http.get({ ...req, signal: limit(req.signal) });
+    const response = await http.get(req);
     if (response.status !== 200) {
       throw new ProviderError(FINNHUB, 'bad_response', `${req.path} answered HTTP ${response.status}`, {
         status: response.status,
@@ -156,25 +154,17 @@ export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvid
     },
 
     async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
-      const started = performance.now();
-      const check = (status: VenueStatus['status'], latencyMs: number | null, detail: string | null) => [
-        { venue: FINNHUB, status, latencyMs, detail, checkedAt: clock.now() },
+      return [
+        await probeVenue(
+          FINNHUB,
+          async () =>
+            parseQuote(
+              (await get({ path: '/quote', query: { symbol: PROBE_SYMBOL }, signal })).body,
+              PROBE_SYMBOL,
+            ),
+          clock,
+        ),
       ];
-      try {
-        const response = await get({ path: '/quote', query: { symbol: PROBE_SYMBOL }, signal });
-        const latencyMs = Math.round(performance.now() - started);
-        parseQuote(response.body, PROBE_SYMBOL);
-        return latencyMs > SLOW_MS
-          ? check('degraded', latencyMs, `slow answer (${latencyMs} ms > ${SLOW_MS} ms)`)
-          : check('up', latencyMs, null);
-      } catch (error) {
-        if (!(error instanceof ProviderError)) throw error;
-        // No answer (network, timeout, 5xx, open circuit) is down; an answer we cannot use is degraded.
-        const down = ['timeout', 'upstream', 'circuit_open'].includes(error.kind);
-        const answered = error.details.status !== undefined || !down;
-        const elapsed = Math.round(performance.now() - started);
-        return check(down ? 'down' : 'degraded', answered ? elapsed : null, error.message);
-      }
     },
   };
 }

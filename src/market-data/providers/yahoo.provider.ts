@@ -4,6 +4,7 @@ import { systemClock } from '../../platform/clock.ts';
 import { yahooSymbol } from '../instruments.ts';
 import type { AssetClass, Bar, BarInterval, Instrument, Profile, Quote, VenueStatus } from '../types.ts';
 import { ProviderHttp } from './http/provider-http.ts';
+import { probeVenue } from './http/venue-probe.ts';
 import type { BarsCall, Call, Capability, InstrumentCall, MarketDataProvider } from './provider.ts';
 import { ProviderError, unsupported } from './provider-errors.ts';
 import {
@@ -39,8 +40,6 @@ const INTERVALS: Readonly<Record<BarInterval, string>> = {
   '1h': '60m',
   '1d': '1d',
 };
-/** A venue slower than this is degraded (the exchange-outage watchdog's "slow"). */
-const SLOW_MS = 1_000;
 /** Probed by venueStatus: an index that always has data, on the endpoint every call depends on. */
 const PROBE_TICKER = '^GSPC';
 
@@ -63,9 +62,8 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
     ratePerSecond: options.ratePerSecond ?? 2,
     burst: options.burst ?? 5,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
-  const limit = (signal: AbortSignal): AbortSignal =>
-    options.timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : signal;
 
   const ticker = (instrument: Instrument): string => {
     const mapped = yahooSymbol(instrument);
@@ -125,7 +123,7 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
 
     async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
       // One daily bar of the latest session: the meta carries the price, the bar its open.
-      const data = await chart(instrument, { range: '1d', interval: '1d' }, limit(signal));
+      const data = await chart(instrument, { range: '1d', interval: '1d' }, http.bound(signal));
       return quoteFromChart(data, instrument.symbol, instrument.assetClass);
     },
 
@@ -137,13 +135,13 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
         events: 'div|split',
         includePrePost: 'false',
       };
-      const data = await chart(instrument, query, limit(signal));
+      const data = await chart(instrument, query, http.bound(signal));
       return barsInRange(data.bars, start, end);
     },
 
     async profile({ instrument, signal }: InstrumentCall): Promise<Profile> {
       const symbol = ticker(instrument);
-      const bounded = limit(signal);
+      const bounded = http.bound(signal);
       const fetchQuote = async (s: Session) =>
         http.get({
           path: '/v7/finance/quote',
@@ -170,42 +168,21 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
     },
 
     async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
-      const started = performance.now();
-      const bounded = limit(signal);
-      try {
-        const response = await http.get({
-          path: `/v8/finance/chart/${encodeURIComponent(PROBE_TICKER)}`,
-          query: { range: '1d', interval: '1d' },
-          signal: bounded,
-        });
-        const latencyMs = Math.round(performance.now() - started);
-        parseChart(response.body, response.status, PROBE_TICKER);
-        return [venue(latencyMs > SLOW_MS ? 'degraded' : 'up', latencyMs, slowDetail(latencyMs), clock)];
-      } catch (error) {
-        return [failedVenue(error, Math.round(performance.now() - started), clock)];
-      }
+      return [
+        await probeVenue(
+          YAHOO,
+          async () => {
+            const response = await http.get({
+              path: `/v8/finance/chart/${encodeURIComponent(PROBE_TICKER)}`,
+              query: { range: '1d', interval: '1d' },
+              signal,
+            });
+            parseChart(response.body, response.status, PROBE_TICKER);
+          },
+          clock,
+        ),
+      ];
     },
   };
   return provider;
-}
-
-function slowDetail(latencyMs: number): string | null {
-  return latencyMs > SLOW_MS ? `slow answer (${latencyMs} ms > ${SLOW_MS} ms)` : null;
-}
-
-function venue(
-  status: VenueStatus['status'],
-  latencyMs: number | null,
-  detail: string | null,
-  clock: Clock,
-): VenueStatus {
-  return { venue: YAHOO, status, latencyMs, detail, checkedAt: clock.now() };
-}
-
-/** No answer (network, timeout, 5xx, open circuit) is down; an answer we cannot use is degraded. */
-function failedVenue(error: unknown, elapsedMs: number, clock: Clock): VenueStatus {
-  if (!(error instanceof ProviderError)) throw error;
-  const down = ['timeout', 'upstream', 'circuit_open'].includes(error.kind);
-  const answered = error.details.status !== undefined || !down;
-  return venue(down ? 'down' : 'degraded', answered ? elapsedMs : null, error.message, clock);
 }

@@ -22,6 +22,8 @@ export interface ProviderHttpOptions {
   readonly baseBackoffMs?: number;
   readonly maxBackoffMs?: number;
   readonly breaker?: Partial<CircuitBreakerOptions>;
+  /** Upper bound of one get() (its retries included), on top of the caller's signal. */
+  readonly timeoutMs?: number;
   /** Sent with every request (User-Agent, API-key headers). */
   readonly headers?: Readonly<Record<string, string>>;
   /** undici dispatcher; tests pass a MockAgent, production the global one. */
@@ -50,7 +52,7 @@ export interface HttpResponse {
 const USER_AGENT = 'vigil/0.1 (+https://github.com/vigil; market data service)';
 
 export class ProviderHttp {
-  readonly #o: Required<Omit<ProviderHttpOptions, 'dispatcher' | 'breaker' | 'headers'>> &
+  readonly #o: Required<Omit<ProviderHttpOptions, 'dispatcher' | 'breaker' | 'headers' | 'timeoutMs'>> &
     ProviderHttpOptions;
   readonly #bucket: TokenBucket;
   readonly #breaker: CircuitBreaker;
@@ -72,12 +74,18 @@ export class ProviderHttp {
     return this.#o.provider;
   }
 
+  /** The caller's signal, also bounded by this provider's own `timeoutMs` when one is set. */
+  bound(signal: AbortSignal): AbortSignal {
+    return this.#o.timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(this.#o.timeoutMs)]) : signal;
+  }
+
   get circuit(): CircuitBreaker {
     return this.#breaker;
   }
 
-  async get(req: HttpRequest): Promise<HttpResponse> {
+  async get(request: HttpRequest): Promise<HttpResponse> {
     const { provider } = this.#o;
+    const req = { ...request, signal: this.bound(request.signal) };
     const url = this.#url(req);
     for (let attempt = 0; ; attempt++) {
       // A caller that has already given up costs no token and says nothing about the upstream.
