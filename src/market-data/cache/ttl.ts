@@ -1,4 +1,5 @@
 import { localTime, marketInfo, msUntilOpen, sessionState } from '../markets.ts';
+import type { Capability } from '../providers/provider.ts';
 import { BAR_INTERVAL_MS, type BarInterval, type Instrument } from '../types.ts';
 
 /**
@@ -6,16 +7,7 @@ import { BAR_INTERVAL_MS, type BarInterval, type Instrument } from '../types.ts'
  * day (in the exchange's own time zone): seconds while a market trades, longer when it is shut.
  * Crypto trades around the clock; fx from Sunday evening to Friday evening New York time.
  */
-export type CachedKind =
-  | 'quote'
-  | 'bars'
-  | 'profile'
-  | 'cryptoStats'
-  | 'orderBook'
-  | 'funding'
-  | 'earnings'
-  | 'transfers'
-  | 'venueStatus';
+export type CachedKind = Exclude<Capability, 'stream'>;
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

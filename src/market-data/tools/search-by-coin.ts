@@ -13,6 +13,7 @@ import {
 } from './narrative.ts';
 import { attempt, type ToolContext, universeName } from './search-by-symbol.ts';
 import { type Depth, parseDepth, parseSessionId, parseVenue } from './tool-args.ts';
+import { reportToolCall } from './tool-calls.ts';
 
 export interface SearchByCoinArgs {
   readonly symbol?: string | null;
@@ -206,18 +207,16 @@ export async function searchByCoin(ctx: ToolContext, args: SearchByCoinArgs): Pr
     warnings,
     sessionId: sessionId ?? null,
   };
-  if (sessionId && ctx.toolCalls) {
-    await ctx.toolCalls.record({
-      tool: 'search-by-coin',
-      sessionId,
-      parameters: { symbol: args.symbol, exchange, pair: instrument.quote, depth },
-      resultSummary: `${instrument.symbol} ${quote.price} (${depth}, ${result.source})`,
-      symbols: [instrument.symbol],
-      cacheHit,
-      durationMs: performance.now() - started,
-      at: ctx.clock.now(),
-    });
-  }
+  await reportToolCall(ctx.toolCalls, sessionId, {
+    tool: 'search-by-coin',
+    parameters: { symbol: args.symbol, exchange, pair: instrument.quote, depth },
+    resultSummary: `${instrument.symbol} ${quote.price} (${depth}, ${result.source})`,
+    symbols: [instrument.symbol],
+    cacheHit,
+    startedAt: started,
+    at: ctx.clock.now(),
+  });
+
   return result;
 }
 

@@ -7,7 +7,7 @@ import type { AssetClass, Bar, Instrument, Quote } from '../types.ts';
 import { betaAgainst, rangeAndVolume, type TechnicalSummary, technicalSummary } from './analytics.ts';
 import { disclaimer, formatLarge, quoteSentence, sourceSentence, technicalSentence } from './narrative.ts';
 import { type Depth, parseDepth, parseLanguage, parseMarket, parseSessionId } from './tool-args.ts';
-import type { ToolCallRecorder } from './tool-calls.ts';
+import { reportToolCall, type ToolCallRecorder } from './tool-calls.ts';
 
 export interface ToolContext {
   readonly marketData: MarketDataService;
@@ -203,18 +203,16 @@ export async function searchBySymbol(
     warnings,
     sessionId: sessionId ?? null,
   };
-  if (sessionId && ctx.toolCalls) {
-    await ctx.toolCalls.record({
-      tool: 'search-by-symbol',
-      sessionId,
-      parameters: { symbol: args.symbol, market, depth, language },
-      resultSummary: `${instrument.symbol} ${quote.price} ${quote.currency} (${depth})`,
-      symbols: [instrument.symbol],
-      cacheHit,
-      durationMs: performance.now() - started,
-      at: ctx.clock.now(),
-    });
-  }
+  await reportToolCall(ctx.toolCalls, sessionId, {
+    tool: 'search-by-symbol',
+    parameters: { symbol: args.symbol, market, depth, language },
+    resultSummary: `${instrument.symbol} ${quote.price} ${quote.currency} (${depth})`,
+    symbols: [instrument.symbol],
+    cacheHit,
+    startedAt: started,
+    at: ctx.clock.now(),
+  });
+
   return result;
 }
 

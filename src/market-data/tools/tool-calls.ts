@@ -17,3 +17,14 @@ export interface ToolCall {
 export interface ToolCallRecorder {
   record(call: ToolCall): Promise<void>;
 }
+
+/** Reports a call to the recorder when it carries a session (no-op otherwise). */
+export async function reportToolCall(
+  recorder: ToolCallRecorder | undefined,
+  sessionId: string | undefined,
+  call: Omit<ToolCall, 'sessionId' | 'durationMs'> & { readonly startedAt: number },
+): Promise<void> {
+  if (!sessionId || !recorder) return;
+  const { startedAt, ...rest } = call;
+  await recorder.record({ ...rest, sessionId, durationMs: performance.now() - startedAt });
+}
