@@ -108,6 +108,17 @@ describe('ProviderHttp', () => {
     expect(performance.now() - started).toBeLessThan(900);
   });
 
+  it("bounds a get by its own timeoutMs on top of the caller's signal", async () => {
+    const server = await serve(() => ({ ...ok, delayMs: 1_000 }));
+    const http = client(server.url, { timeoutMs: 100 });
+    const started = performance.now();
+    await expectProviderError(http.get({ path: '/r', signal: signal() }), 'timeout');
+    expect(performance.now() - started).toBeLessThan(900);
+    const caller = signal();
+    expect(client(server.url).bound(caller)).toBe(caller);
+    expect(http.bound(caller)).not.toBe(caller);
+  });
+
   it('sends nothing for a caller that has already given up, and keeps the circuit closed', async () => {
     const server = await serve(() => ok);
     const http = client(server.url, { breaker: { failureThreshold: 1 } });

@@ -123,7 +123,7 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
 
     async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
       // One daily bar of the latest session: the meta carries the price, the bar its open.
-      const data = await chart(instrument, { range: '1d', interval: '1d' }, http.bound(signal));
+      const data = await chart(instrument, { range: '1d', interval: '1d' }, signal);
       return quoteFromChart(data, instrument.symbol, instrument.assetClass);
     },
 
@@ -135,12 +135,13 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
         events: 'div|split',
         includePrePost: 'false',
       };
-      const data = await chart(instrument, query, http.bound(signal));
+      const data = await chart(instrument, query, signal);
       return barsInRange(data.bars, start, end);
     },
 
     async profile({ instrument, signal }: InstrumentCall): Promise<Profile> {
       const symbol = ticker(instrument);
+      // One deadline for the whole call (session and quote), as each get() bounds only itself.
       const bounded = http.bound(signal);
       const fetchQuote = async (s: Session) =>
         http.get({
