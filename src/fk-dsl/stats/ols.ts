@@ -1,143 +1,117 @@
+/**
+ * Ordinary least squares with the classical (homoskedastic, uncorrelated errors) inference that R's
+ * summary(lm) and statsmodels' OLS report. Time series of returns can violate both assumptions; the
+ * standard errors are then indicative, not exact.
+ */
 import { fUpperPValue, tTwoSidedPValue } from './distributions.ts';
 import { StatsError } from './errors.ts';
+import { isRankDeficient, solveLeastSquares, sumOfSquares } from './qr.ts';
+
+export interface OlsOptions {
+  /** Fit a constant term (default true). It is reported first, named 'intercept'. */
+  readonly intercept?: boolean;
+  /** One name per regressor, for the coefficients and for error messages (default x1, x2, ...). */
+  readonly names?: readonly string[];
+}
 
 export interface Coefficient {
   readonly name: string;
   readonly estimate: number;
   readonly standardError: number;
   readonly tStatistic: number;
+  /** Two-sided, Student t with n - k degrees of freedom. */
   readonly pValue: number;
 }
 
 export interface OlsResult {
   readonly coefficients: readonly Coefficient[];
+  /**
+   * Share of the variation explained: around the mean with an intercept, around zero without one
+   * (R's convention). NaN when y does not vary at all.
+   */
   readonly rSquared: number;
   readonly adjustedRSquared: number;
-  /** F test of all slopes = 0 (null without an intercept or without slopes). */
+  /**
+   * F test that every slope is zero (against the intercept-only model, or against the zero model
+   * without an intercept). Null when there are no slopes to test.
+   */
   readonly fStatistic: number | null;
   readonly fPValue: number | null;
+  /** sqrt(RSS / (n - k)). */
   readonly residualStdError: number;
+  /** Residual sum of squares. */
   readonly rss: number;
+  /** Observations. */
   readonly n: number;
-  /** Estimated parameters, intercept included. */
+  /** Estimated parameters, the intercept included. */
   readonly k: number;
+  /** n - k. */
   readonly degreesOfFreedom: number;
 }
 
 /**
- * Ordinary least squares by Householder QR (no normal equations: X'X squares the condition
- * number). Standard errors from sigma^2 (R'R)^-1 with sigma^2 = RSS / (n - k); t tests two-sided.
+ * Regresses y on the given regressors (each as long as y). Coefficients by Householder QR;
+ * standard errors from sigma² (X'X)^-1 with sigma² = RSS / (n - k); explained and residual sums of
+ * squares read off Q'y, so R² and F involve no subtraction of nearly equal sums.
+ * Throws StatsError: INVALID_INPUT (lengths, non-finite values, names), INSUFFICIENT_DATA (n <= k),
+ * SINGULAR (a regressor is a linear combination of the intercept and the regressors before it).
  */
 export function ols(
   y: ArrayLike<number>,
-  regressors: ReadonlyArray<ArrayLike<number>>,
-  options: { intercept?: boolean; names?: readonly string[] } = {},
+  regressors: readonly ArrayLike<number>[],
+  options: OlsOptions = {},
 ): OlsResult {
   const intercept = options.intercept ?? true;
   const n = y.length;
-  for (const [i, x] of regressors.entries()) {
-    if (x.length !== n)
-      throw new StatsError(
-        'INVALID_INPUT',
-        `regressor ${options.names?.[i] ?? i + 1} has ${x.length} values, y has ${n}`,
-      );
+  if (options.names !== undefined && options.names.length !== regressors.length) {
+    throw new StatsError(
+      'INVALID_INPUT',
+      `${options.names.length} names given for ${regressors.length} regressors`,
+    );
   }
-  const names = [
-    ...(intercept ? ['intercept'] : []),
-    ...regressors.map((_, i) => options.names?.[i] ?? `x${i + 1}`),
-  ];
+  const regressorNames = regressors.map((_, i) => options.names?.[i] ?? `x${i + 1}`);
+  const names = intercept ? ['intercept', ...regressorNames] : regressorNames;
   const k = names.length;
-  if (n <= k)
+  if (k === 0) throw new StatsError('INVALID_INPUT', 'a regression needs an intercept or a regressor');
+  for (const [i, x] of regressors.entries()) {
+    if (x.length !== n) {
+      throw new StatsError('INVALID_INPUT', `${regressorNames[i]} has ${x.length} values but y has ${n}`, {
+        regressor: regressorNames[i],
+      });
+    }
+  }
+  if (n <= k) {
     throw new StatsError(
       'INSUFFICIENT_DATA',
-      `regression of ${k} parameters needs more than ${k} observations, got ${n}`,
+      `a regression with ${k} parameters needs more than ${k} observations, got ${n}`,
       { n, k },
     );
-  for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(y[i]!) || regressors.some((x) => !Number.isFinite(x[i]!))) {
-      throw new StatsError('INVALID_INPUT', `observation ${i + 1} is not a finite number`);
-    }
   }
-  // Column-major copy of X, transformed in place into R.
-  const a = names.map((_, j) =>
-    Float64Array.from({ length: n }, (_, i) =>
-      intercept && j === 0 ? 1 : regressors[j - (intercept ? 1 : 0)]![i]!,
-    ),
-  );
-  const qty = Float64Array.from({ length: n }, (_, i) => y[i]!);
-  const diag = new Float64Array(k);
-  for (let j = 0; j < k; j++) {
-    const col = a[j]!;
-    let norm = 0;
-    for (let i = j; i < n; i++) norm += col[i]! * col[i]!;
-    norm = Math.sqrt(norm);
-    const alpha = col[j]! > 0 ? -norm : norm;
-    const v = new Float64Array(n - j);
-    for (let i = j; i < n; i++) v[i - j] = col[i]!;
-    v[0]! -= alpha;
-    let vv = 0;
-    for (let i = 0; i < v.length; i++) vv += v[i]! * v[i]!;
-    diag[j] = alpha;
-    if (vv === 0) continue;
-    const reflect = (target: Float64Array) => {
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i]! * target[i + j]!;
-      const f = (2 * dot) / vv;
-      for (let i = 0; i < v.length; i++) target[i + j]! -= f * v[i]!;
-    };
-    for (let c = j; c < k; c++) reflect(a[c]!);
-    reflect(qty);
-  }
-  const scale = Math.max(...Array.from(diag, Math.abs));
-  for (let j = 0; j < k; j++) {
-    if (Math.abs(a[j]![j]!) <= 1e-10 * scale) {
-      throw new StatsError(
-        'SINGULAR',
-        `${names[j]} is a linear combination of the other regressors (perfect collinearity)`,
-        { regressor: names[j] },
-      );
-    }
-  }
-  // R is a[c][r] for r <= c. Solve R b = (Q'y)[0..k).
-  const r = (row: number, col: number) => a[col]![row]!;
-  const beta = new Float64Array(k);
-  for (let i = k - 1; i >= 0; i--) {
-    let s = qty[i]!;
-    for (let j = i + 1; j < k; j++) s -= r(i, j) * beta[j]!;
-    beta[i] = s / r(i, i);
-  }
-  let rss = 0;
-  for (let i = k; i < n; i++) rss += qty[i]! * qty[i]!;
-  // (R'R)^-1 = R^-1 R^-T; R^-1 is upper triangular.
-  const inv = Array.from({ length: k }, () => new Float64Array(k));
-  for (let col = 0; col < k; col++) {
-    inv[col]![col] = 1 / r(col, col);
-    for (let row = col - 1; row >= 0; row--) {
-      let s = 0;
-      for (let m = row + 1; m <= col; m++) s += r(row, m) * inv[m]![col]!;
-      inv[row]![col] = -s / r(row, row);
-    }
-  }
+  const response = toFiniteArray(y, 'y');
+  const columns = [
+    ...(intercept ? [new Float64Array(n).fill(1)] : []),
+    ...regressors.map((x, i) => toFiniteArray(x, regressorNames[i]!)),
+  ];
+
+  const solution = solveLeastSquares(columns, response);
+  if (isRankDeficient(solution)) throw collinearityError(names, columns, solution.column, intercept);
+  const { beta, varianceFactors, qty } = solution;
+
   const df = n - k;
+  const rss = sumOfSquares(qty, k, n);
+  // Q'y splits |y|² into the fit (first k entries) and the residual (the rest). With the intercept
+  // as the first column, entry 0 is sqrt(n)·mean(y), so the rest is the variation around the mean.
+  const explained = sumOfSquares(qty, intercept ? 1 : 0, k);
+  const total = explained + rss;
   const sigma2 = rss / df;
-  const coefficients = names.map((name, j) => {
-    let v = 0;
-    for (let m = j; m < k; m++) v += inv[j]![m]! ** 2;
-    const standardError = Math.sqrt(sigma2 * v);
+  const coefficients = names.map((name, j): Coefficient => {
+    const standardError = Math.sqrt(sigma2 * varianceFactors[j]!);
     const tStatistic = beta[j]! / standardError;
     return { name, estimate: beta[j]!, standardError, tStatistic, pValue: tTwoSidedPValue(tStatistic, df) };
   });
-  // R² against the mean with an intercept, against zero without one (the usual convention).
-  let yMean = 0;
-  if (intercept) {
-    for (let i = 0; i < n; i++) yMean += y[i]!;
-    yMean /= n;
-  }
-  let tss = 0;
-  for (let i = 0; i < n; i++) tss += (y[i]! - yMean) ** 2;
-  const rSquared = tss === 0 ? 1 : 1 - rss / tss;
+  const rSquared = total === 0 ? Number.NaN : explained / total;
   const slopes = k - (intercept ? 1 : 0);
-  const fStatistic = intercept && slopes > 0 && rss > 0 ? (tss - rss) / slopes / sigma2 : null;
+  const fStatistic = slopes > 0 ? explained / slopes / sigma2 : null;
   return {
     coefficients,
     rSquared,
@@ -150,4 +124,45 @@ export function ols(
     k,
     degreesOfFreedom: df,
   };
+}
+
+function toFiniteArray(values: ArrayLike<number>, name: string): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) {
+      throw new StatsError('INVALID_INPUT', `${name} has a non-finite value (${v}) at index ${i}`, {
+        series: name,
+        index: i,
+      });
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
+/** Names the collinear regressor and, in the common special cases, says why. */
+function collinearityError(
+  names: readonly string[],
+  columns: readonly Float64Array[],
+  column: number,
+  intercept: boolean,
+): StatsError {
+  const name = names[column]!;
+  const values = columns[column]!;
+  const details = { regressor: name, collinearWith: names.slice(0, column) };
+  if (values.every((v) => v === 0))
+    return new StatsError('SINGULAR', `${name} is zero throughout, so its coefficient is undefined`, details);
+  if (intercept && values.every((v) => v === values[0]))
+    return new StatsError(
+      'SINGULAR',
+      `${name} is constant, so it cannot be told apart from the intercept (perfect collinearity)`,
+      details,
+    );
+  return new StatsError(
+    'SINGULAR',
+    `${name} is (almost) a linear combination of ${names.slice(0, column).join(', ')} ` +
+      '(perfect collinearity): drop it or one of those',
+    details,
+  );
 }
