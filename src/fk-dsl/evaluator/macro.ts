@@ -1,10 +1,17 @@
 import type { Bar, Instrument } from '../../market-data/types.ts';
 import type { MacroStatement } from '../ast.ts';
 import { FkDslQueryError } from '../errors.ts';
-import { mean, pearson, sampleStdDev } from '../indicators/statistics.ts';
-import { alignOnDates, changes, medianSpacingDays } from '../stats/align.ts';
-import { grangerBestLag, grangerCausality } from '../stats/granger.ts';
-import { ols } from '../stats/ols.ts';
+import { mean, pearson } from '../indicators/statistics.ts';
+import {
+  alignOnDates,
+  changes,
+  correlationPValue,
+  grangerBestLag,
+  grangerCausality,
+  impacts,
+  medianSpacingDays,
+  ols,
+} from '../stats/index.ts';
 import { resolveAsset } from './metrics.ts';
 import type { QueryData } from './query-data.ts';
 import { fromDuration } from './windows.ts';
@@ -92,25 +99,25 @@ export async function evaluateMacro(
       result = ols(y, xs, { names });
       break;
     case 'correlation':
-      result = Object.fromEntries(names.map((name, k) => [name, finite(pearson(y, xs[k]!))]));
+      result = Object.fromEntries(
+        names.map((name, k) => {
+          const r = pearson(y, xs[k]!);
+          return [
+            name,
+            { correlation: finite(r), pValue: Number.isFinite(r) ? correlationPValue(r, y.length) : null },
+          ];
+        }),
+      );
       break;
-    case 'impact': {
-      const fit = ols(y, xs, { names });
-      result = names.map((name, k) => {
-        const c = fit.coefficients.find((x) => x.name === name)!;
-        const sd = sampleStdDev(xs[k]!);
-        return {
-          indicator: name,
-          coefficient: c.estimate,
-          pValue: c.pValue,
-          indicatorChangeSd: sd,
-          // A one-standard-deviation move of the indicator, other indicators held fixed.
-          impactPercent: c.estimate * sd * 100,
-          meanTargetReturnPercent: mean(y) * 100,
-        };
-      });
+    case 'impact':
+      // A one-standard-deviation move of each indicator (others held fixed), in percent of the target.
+      result = impacts(ols(y, xs, { names }), xs).map((x) => ({
+        ...x,
+        impactPercent: x.impact * 100,
+        impactStandardErrorPercent: x.impactStandardError * 100,
+        meanTargetReturnPercent: mean(y) * 100,
+      }));
       break;
-    }
     case 'causality':
       result = names.map((name, k) => {
         const forward =
