@@ -226,11 +226,6 @@ export function instrumentKey(instrument: Instrument): string {
     : `${instrument.assetClass}:${instrument.symbol}`;
 }
 
-/** How a user would write it back: `AAPL`, `VOD.L`-style is not used; market is separate. */
-export function displaySymbol(instrument: Instrument): string {
-  return instrument.symbol;
-}
-
 /** Yahoo Finance ticker for an instrument (`BRK-B`, `VOD.L`, `BTC-USD`, `EURUSD=X`, `^GSPC`). */
 export function yahooSymbol(instrument: Instrument): string | undefined {
   switch (instrument.assetClass) {

@@ -31,27 +31,6 @@ export class NotFoundError extends AppError {
   }
 }
 
-export class ConflictError extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('CONFLICT', message, 409, details);
-  }
-}
-
-export class RateLimitedError extends AppError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super('RATE_LIMITED', message, 429, { retryAfterSeconds });
-  }
-}
-
-export class UnavailableError extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('UNAVAILABLE', message, 503, details);
-  }
-}
-
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

@@ -9,13 +9,20 @@ import type {
   EvaluateStatement,
   QueryStatement,
   ScanStatement,
-  Statement,
 } from '../ast.ts';
 import { FkDslQueryError } from '../errors.ts';
 import { logReturns, pearson } from '../indicators/statistics.ts';
+import { trend } from '../indicators/trend.ts';
 import { printMetric, printStatement } from '../printer.ts';
 import { declareMacroNeeds, evaluateMacro, type MacroResult } from './macro.ts';
-import { computeMetric, declareNeeds, type MetricOutcome, resolveAsset, scalarOf } from './metrics.ts';
+import {
+  alignCloses,
+  computeMetric,
+  declareNeeds,
+  type MetricOutcome,
+  resolveAsset,
+  scalarOf,
+} from './metrics.ts';
 import { QueryData } from './query-data.ts';
 import { fromDuration } from './windows.ts';
 
@@ -112,7 +119,7 @@ export async function evaluateStatements(
       const p = prepared[i]!;
       if (!p.ok) return p;
       try {
-        return { ok: true, result: await run(s, data, p.universe, ctx) };
+        return { ok: true, result: await run(s, data, p.universe) };
       } catch (error) {
         return { ok: false, error };
       }
@@ -159,7 +166,6 @@ async function run(
   statement: QueryStatement,
   data: QueryData,
   universe: readonly Instrument[],
-  ctx: EvaluationContext,
 ): Promise<StatementResult> {
   const text = printStatement(statement);
   switch (statement.kind) {
@@ -174,7 +180,7 @@ async function run(
     case 'correlate':
       return correlate(statement, text, data);
     case 'macro':
-      return { kind: 'macro', statement: text, ...(await evaluateMacro(statement, data, ctx)) };
+      return { kind: 'macro', statement: text, ...(await evaluateMacro(statement, data)) };
     case 'scan':
       return scan(statement, text, universe, data);
   }
@@ -259,19 +265,17 @@ export function correlationOf(
   barsA: readonly Bar[],
   barsB: readonly Bar[],
 ): CorrelationPair {
-  const key = (bar: Bar) => bar.time.toISOString().slice(0, 13);
-  const other = new Map(barsB.map((bar) => [key(bar), bar.close]));
-  const common = barsA.filter((bar) => other.has(key(bar)));
-  const ra = logReturns(common.map((bar) => bar.close));
-  const rb = logReturns(common.map((bar) => other.get(key(bar))!));
+  const common = alignCloses(barsA, barsB);
+  const ra = logReturns(common.a);
+  const rb = logReturns(common.b);
   const r = ra.length >= 3 ? pearson(ra, rb) : Number.NaN;
   return {
     a: a.symbol,
     b: b.symbol,
     correlation: Number.isFinite(r) ? r : null,
     observations: ra.length,
-    from: common[0]?.time.toISOString() ?? null,
-    to: common.at(-1)?.time.toISOString() ?? null,
+    from: common.times[0]?.toISOString() ?? null,
+    to: common.times.at(-1)?.toISOString() ?? null,
   };
 }
 
@@ -380,18 +384,18 @@ function holds(
   }
 }
 
-/** Bullish: close > SMA 50 > SMA 200; bearish: close < SMA 50 < SMA 200; otherwise neutral. */
+/** TREND IS BULLISH / BEARISH / NEUTRAL: the shared moving-average trend rule (indicators/trend.ts). */
 function trendOf(instrument: Instrument, data: QueryData): 'bullish' | 'bearish' | 'neutral' | null {
   const daily = data.get(instrument).daily;
-  if (!daily?.ok || daily.value.length < 200) return null;
-  const closes = daily.value.map((b) => b.close);
-  const avg = (n: number) => closes.slice(-n).reduce((s, x) => s + x, 0) / n;
-  const close = closes.at(-1)!;
-  const s50 = avg(50);
-  const s200 = avg(200);
-  if (close > s50 && s50 > s200) return 'bullish';
-  if (close < s50 && s50 < s200) return 'bearish';
-  return 'neutral';
+  if (!daily?.ok) return null;
+  const direction = trend(daily.value.map((b) => b.close));
+  return direction === null
+    ? null
+    : direction === 'up'
+      ? 'bullish'
+      : direction === 'down'
+        ? 'bearish'
+        : 'neutral';
 }
 
 function summarize(l: Lineage): LineageSummary {
@@ -403,5 +407,3 @@ function summarize(l: Lineage): LineageSummary {
     agreement: l.agreement,
   };
 }
-
-export type { Statement };

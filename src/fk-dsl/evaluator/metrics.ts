@@ -381,19 +381,28 @@ function loaded<T>(item: { ok: true; value: T } | { ok: false; error: Error } | 
   return item.value;
 }
 
-function alignedReturns(a: readonly Bar[], b: readonly Bar[]): { a: Float64Array; b: Float64Array } {
+/** Closes of two series on the bar times (to the hour) both have, in time order. */
+export function alignCloses(
+  a: readonly Bar[],
+  b: readonly Bar[],
+): { times: Date[]; a: number[]; b: number[] } {
   const key = (bar: Bar) => bar.time.toISOString().slice(0, 13);
   const other = new Map(b.map((bar) => [key(bar), bar.close]));
-  const pa: number[] = [];
-  const pb: number[] = [];
+  const out = { times: [] as Date[], a: [] as number[], b: [] as number[] };
   for (const bar of a) {
     const close = other.get(key(bar));
     if (close !== undefined) {
-      pa.push(bar.close);
-      pb.push(close);
+      out.times.push(bar.time);
+      out.a.push(bar.close);
+      out.b.push(close);
     }
   }
-  return { a: logReturns(pa), b: logReturns(pb) };
+  return out;
+}
+
+function alignedReturns(a: readonly Bar[], b: readonly Bar[]): { a: Float64Array; b: Float64Array } {
+  const common = alignCloses(a, b);
+  return { a: logReturns(common.a), b: logReturns(common.b) };
 }
 
 function requireBars(bars: ArrayLike<unknown>, needed: number, what: string): void {

@@ -62,10 +62,6 @@ export class MarketDataCache {
     };
   }
 
-  invalidate(prefix: string): void {
-    for (const key of this.#entries.keys()) if (key.startsWith(prefix)) this.#entries.delete(key);
-  }
-
   stats() {
     return {
       entries: this.#entries.size,

@@ -1,6 +1,7 @@
 import { ema, sma } from '../../fk-dsl/indicators/moving-averages.ts';
 import { macd, rsi } from '../../fk-dsl/indicators/oscillators.ts';
 import { annualizedVolatility, beta, logReturns } from '../../fk-dsl/indicators/statistics.ts';
+import { trend } from '../../fk-dsl/indicators/trend.ts';
 import type { AssetClass, Bar } from '../types.ts';
 
 /** Technical picture of an instrument from its daily closes, with the conventions used. */
@@ -48,12 +49,7 @@ export function technicalSummary(bars: readonly Bar[], assetClass: AssetClass): 
   const window = bars.slice(-periodsPerYear(assetClass));
   const hi = Math.max(...window.map((b) => b.high));
   const lo = Math.min(...window.map((b) => b.low));
-  let trend: TechnicalSummary['trend'] = 'unknown';
-  if (sma50 !== null && sma200 !== null) {
-    if (close > sma50 && sma50 > sma200) trend = 'uptrend';
-    else if (close < sma50 && sma50 < sma200) trend = 'downtrend';
-    else trend = 'sideways';
-  }
+  const direction = trend(closes);
   return {
     asOf: bars.at(-1)!.time,
     close,
@@ -66,7 +62,7 @@ export function technicalSummary(bars: readonly Bar[], assetClass: AssetClass): 
     volatility30d:
       closes.length > 30 ? annualizedVolatility(closes.slice(-31), periodsPerYear(assetClass)) : null,
     rangePosition52w: hi > lo ? (close - lo) / (hi - lo) : null,
-    trend,
+    trend: direction === 'up' ? 'uptrend' : direction === 'down' ? 'downtrend' : (direction ?? 'unknown'),
     barsUsed: bars.length,
     conventions: TECHNICAL_CONVENTIONS,
   };

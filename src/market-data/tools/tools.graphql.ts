@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../deps.ts';
 import { builder } from '../../platform/graphql/builder.ts';
 import { AssetClassEnum, BarRef, LineageRef, QuoteRef } from '../market-data.graphql.ts';
 import type { TechnicalSummary } from './analytics.ts';
@@ -194,6 +195,6 @@ builder.queryField('searchByCoin', (t) =>
   }),
 );
 
-function toolContext(deps: import('../../deps.ts').AppDeps) {
+function toolContext(deps: AppDeps) {
   return { marketData: deps.marketData, clock: deps.clock, toolCalls: deps.toolCalls };
 }
