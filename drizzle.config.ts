@@ -1,10 +1,10 @@
 import { defineConfig } from 'drizzle-kit';
 
-// `npm run db:generate` diffs the tables in src/**/*.sql.ts against the last snapshot and writes a
-// new SQL migration. Generation needs no database; migrations run at start (src/platform/db/migrate.ts).
+// `npm run db:generate` diffs the tables in every src/**/*.sql.ts file against the last snapshot and
+// writes a new SQL migration to src/migrations. Generation needs no database; migrations run at start.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/platform/db/schema.ts',
-  out: './src/platform/db/migrations',
+  schema: './src/**/*.sql.ts',
+  out: './src/migrations',
   casing: 'snake_case',
 });

@@ -106,3 +106,36 @@ describe('readEnvFile', () => {
     expect(readEnvFile(file)).toEqual({ PORT: '5000', SMTP_FROM_EMAIL: 'alerts@example.com' });
   });
 });
+
+describe('WATCHDOG_CORRELATION_PAIRS', () => {
+  const pairs = (value?: string) =>
+    parseConfig(value === undefined ? {} : { WATCHDOG_CORRELATION_PAIRS: value }).watchdogs.correlationPairs;
+
+  it('defaults to ten pairs, crypto first, and reads `A:B,C:D` in order', () => {
+    expect(pairs()).toHaveLength(10);
+    expect(pairs()[0]).toEqual(['BTC/USDT', 'ETH/USDT']);
+    expect(pairs()[9]).toEqual(['JPM', 'XLF']);
+    expect(pairs(' sol/usdt : avax/usdt ,, KO:PEP ')).toEqual([
+      ['SOL/USDT', 'AVAX/USDT'],
+      ['KO', 'PEP'],
+    ]);
+    expect(pairs('')).toEqual([]);
+  });
+
+  it('names every entry that is not two distinct symbols, and caps the list at 50 pairs', () => {
+    expect(() => pairs('AAPL,KO:KO,A:B:C,:MSFT,XOM:CVX')).toThrow(ConfigError);
+    try {
+      pairs('AAPL,KO:KO,A:B:C,:MSFT,XOM:CVX');
+    } catch (error) {
+      expect((error as ConfigError).problems.map((p) => p.split(' (got')[0])).toEqual([
+        "WATCHDOG_CORRELATION_PAIRS: AAPL is not two distinct symbols joined by ':'",
+        "WATCHDOG_CORRELATION_PAIRS: KO:KO is not two distinct symbols joined by ':'",
+        "WATCHDOG_CORRELATION_PAIRS: A:B:C is not two distinct symbols joined by ':'",
+        "WATCHDOG_CORRELATION_PAIRS: :MSFT is not two distinct symbols joined by ':'",
+      ]);
+    }
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `A${i}:B${i}`).join(',');
+    expect(pairs(many(50))).toHaveLength(50);
+    expect(() => pairs(many(51))).toThrow(/WATCHDOG_CORRELATION_PAIRS: at most 50 pairs, got 51/);
+  });
+});

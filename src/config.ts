@@ -64,6 +64,17 @@ const baseShape = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool(false),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 100, 300_000),
+  // Host names and browser origins `/mcp` accepts besides loopback ones (DNS-rebinding protection).
+  ALLOWED_HOSTS: z.string().default('').transform(symbolList),
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform(symbolList)
+    .refine((origins) => origins.every((o) => /^https?:\/\/[^/\s]+$/i.test(o)), {
+      error: 'each entry must be an origin like https://app.example (scheme, host, optional port)',
+    }),
+  MCP_MAX_SESSIONS: int(100, 1, 100_000),
+  MCP_SESSION_IDLE_MINUTES: int(30, 1, 1_440),
 
   RATE_LIMIT_MAX: int(300, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
@@ -131,6 +142,29 @@ const baseShape = {
     .default('BTC/USDT,ETH/USDT,SOL/USDT,BNB/USDT,XRP/USDT,ADA/USDT,DOGE/USDT,AVAX/USDT,LINK/USDT,LTC/USDT')
     .transform(symbolList),
   FKDSL_TASK_RETENTION_DAYS: int(7, 1, 365),
+
+  // `A:B,C:D`: the pairs whose correlation the correlation-breakdown watchdog watches.
+  WATCHDOG_CORRELATION_PAIRS: z
+    .string()
+    .default(
+      'BTC/USDT:ETH/USDT,SOL/USDT:AVAX/USDT,XRP/USDT:XLM/USDT,ADA/USDT:DOT/USDT,AAPL:MSFT,SPY:QQQ,NVDA:AMD,KO:PEP,XOM:CVX,JPM:XLF',
+    )
+    .transform((v, ctx) => {
+      const pairs = symbolList(v).map((entry) => {
+        const [a, b, ...rest] = entry.split(':').map((s) => s.trim().toUpperCase());
+        if (!a || !b || rest.length > 0 || a === b) {
+          ctx.issues.push({
+            code: 'custom',
+            input: v,
+            message: `${entry} is not two distinct symbols joined by ':'`,
+          });
+        }
+        return [a ?? '', b ?? ''] as const;
+      });
+      if (pairs.length > 50)
+        ctx.issues.push({ code: 'custom', input: v, message: `at most 50 pairs, got ${pairs.length}` });
+      return pairs;
+    }),
 };
 
 const settingsSchema = z
@@ -174,6 +208,10 @@ export interface Config {
   readonly logLevel: RawSettings['LOG_LEVEL'];
   readonly trustProxy: boolean;
   readonly shutdownTimeoutMs: number;
+  /** Extra Host names and browser origins `/mcp` accepts (loopback ones always, on a loopback HOST). */
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  readonly mcp: { readonly maxSessions: number; readonly sessionIdleMinutes: number };
   readonly database: { readonly url: string | undefined; readonly dataDir: string };
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
   readonly sessions: {
@@ -197,6 +235,10 @@ export interface Config {
     /** SCAN universes used when no provider has its own instrument list (the simulated one does). */
     readonly scanUniverse: { readonly US: readonly string[]; readonly CRYPTO: readonly string[] };
     readonly taskRetentionDays: number;
+  };
+  readonly watchdogs: {
+    /** Pairs the correlation-breakdown watchdog watches, in configuration order. */
+    readonly correlationPairs: readonly (readonly [string, string])[];
   };
 }
 
@@ -250,6 +292,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: s.LOG_LEVEL,
     trustProxy: s.TRUST_PROXY,
     shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
+    allowedHosts: s.ALLOWED_HOSTS,
+    allowedOrigins: s.ALLOWED_ORIGINS,
+    mcp: { maxSessions: s.MCP_MAX_SESSIONS, sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES },
     database: { url: s.DATABASE_URL, dataDir: resolve(s.DATA_DIR) },
     rateLimit: { max: s.RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
     sessions: {
@@ -286,6 +331,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       scanUniverse: { US: s.SCAN_UNIVERSE_US, CRYPTO: s.SCAN_UNIVERSE_CRYPTO },
       taskRetentionDays: s.FKDSL_TASK_RETENTION_DAYS,
     },
+    watchdogs: { correlationPairs: s.WATCHDOG_CORRELATION_PAIRS },
   });
 }
 

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDeps } from './deps.ts';
+import { modules } from './modules.ts';
 
 /**
  * Composition root: the only place that reads configuration, opens the port and installs signal
@@ -18,9 +19,9 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, modules);
   const { logger } = deps;
-  const app = buildApp(deps);
+  const app = buildApp(deps, modules);
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from '../src/deps.ts';
 import { DataDirInUseError } from '../src/platform/db/data-dir-lock.ts';
 import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';
@@ -20,8 +21,8 @@ describe.each(drivers)('database on %s', (driver) => {
       logger,
     });
     try {
-      await runMigrations(handle);
-      await runMigrations(handle);
+      await runMigrations(handle, MIGRATIONS_FOLDER);
+      await runMigrations(handle, MIGRATIONS_FOLDER);
       const tables = await queryRows<{ table_name: string }>(
         handle.db,
         sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
@@ -49,7 +50,7 @@ describe.runIf(drivers.includes('postgres'))('instances starting together on one
           await openDatabase({ url: database.url, pgliteDir: database.dataDir, logger, poolSize: 2 }),
         );
       }
-      await Promise.all(handles.map((h) => runMigrations(h)));
+      await Promise.all(handles.map((h) => runMigrations(h, MIGRATIONS_FOLDER)));
       const applied = await queryRows<{ n: number }>(
         handles[0]!.db,
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,

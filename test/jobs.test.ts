@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { MIGRATIONS_FOLDER } from '../src/deps.ts';
 import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';
 import { queryRows } from '../src/platform/db/raw.ts';
@@ -26,7 +27,7 @@ describe.each(drivers)('jobs on %s', (driver) => {
   beforeAll(async () => {
     database = await createTestDatabase(driver);
     handle = await openDatabase({ url: database.url, pgliteDir: pgliteDirFor(database.dataDir), logger });
-    await runMigrations(handle);
+    await runMigrations(handle, MIGRATIONS_FOLDER);
     await handle.db.execute(
       sql`create table if not exists job_probe (id serial primary key, note text not null)`,
     );

@@ -129,7 +129,7 @@ describe('plain WebSocket price streams', () => {
     c.send({ type: 'subscribe', symbols: ['AAPL'], interval_ms: 5 });
     expect(await c.next(ofType('error'))).toMatchObject({
       error_code: 'SUBSCRIPTION_ERROR',
-      message: expect.stringContaining('interval_ms: must be at least 100'),
+      message: expect.stringContaining('interval_ms: must be between 100 and 60000, got 5'),
     });
     c.send({ type: 'subscribe', symbols: ['NOPE'] });
     expect(await c.next(ofType('error'))).toMatchObject({

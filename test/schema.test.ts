@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { printedSchema } from '../src/platform/graphql/schema.ts';
+import { printedSchema } from '../src/schema.ts';
 
 describe('schema.graphql', () => {
   it('is the schema the code builds (run `npm run schema` after changing a *.graphql.ts file)', () => {

@@ -1,4 +1,36 @@
-import { AppError } from '../platform/errors.ts';
+import { AppError, type ErrorCodeTable } from '../platform/errors.ts';
+import { StatsError, type StatsErrorCode } from '../quant/stats/errors.ts';
+
+/** The FK-DSL error codes and what they mean on every surface. */
+export const FKDSL_ERRORS = {
+  FKDSL_SYNTAX_ERROR: {
+    status: 400,
+    description: 'The query does not parse; `details` has line, column, expected, found and a caret snippet.',
+  },
+  FKDSL_QUERY_ERROR: {
+    status: 400,
+    description:
+      'A well-formed query asks for something impossible (a limit, an unknown universe, a window).',
+  },
+  // MACRO statistics the data in the window cannot support (quant's StatsError codes, as before).
+  INSUFFICIENT_DATA: {
+    status: 400,
+    description: 'Too few observations for the number of parameters or lags (MACRO); widen the window.',
+  },
+  SINGULAR: {
+    status: 400,
+    description: 'A regressor is (numerically) a combination of the others, so its coefficient is undefined.',
+  },
+  INVALID_INPUT: {
+    status: 400,
+    description:
+      'A statistic got unusable input (lengths differ, non-finite values, a parameter out of range).',
+  },
+  NO_CONVERGENCE: {
+    status: 400,
+    description: 'An iterative approximation did not reach its tolerance; no value is returned.',
+  },
+} as const satisfies ErrorCodeTable;
 
 /** A query that cannot be parsed: where, what was expected, what was found, and a caret snippet. */
 export class FkDslSyntaxError extends AppError {
@@ -13,7 +45,6 @@ export class FkDslSyntaxError extends AppError {
     super(
       'FKDSL_SYNTAX_ERROR',
       `line ${line}, column ${column}: expected ${expected}, found ${found}\n${snippet}`,
-      400,
       {
         line,
         column,
@@ -28,8 +59,25 @@ export class FkDslSyntaxError extends AppError {
 /** A well-formed query that asks for something impossible (limits, unknown universe, bad window). */
 export class FkDslQueryError extends AppError {
   constructor(message: string, details?: Record<string, unknown>) {
-    super('FKDSL_QUERY_ERROR', message, 400, details);
+    super('FKDSL_QUERY_ERROR', message, details);
   }
+}
+
+/**
+ * A statistical computation the query asked for cannot be done on its data. Carries the code and
+ * details of quant's StatsError unchanged, so clients see the same code as before quant was a leaf.
+ */
+export class FkDslStatsError extends AppError {
+  declare readonly code: StatsErrorCode;
+
+  constructor(error: StatsError) {
+    super(error.code, error.message, error.details);
+  }
+}
+
+/** Errors of the pure maths become FK-DSL domain errors; anything else passes unchanged. */
+export function toDomainError(error: unknown): unknown {
+  return error instanceof StatsError ? new FkDslStatsError(error) : error;
 }
 
 export function caretSnippet(source: string, line: number, column: number): string {

@@ -1,4 +1,4 @@
-import { builder } from '../platform/graphql/builder.ts';
+import { builder } from '../builder.ts';
 import type { StatementPlan } from './explain.ts';
 import type { ExecutionResult, StatementOutcome } from './fk-dsl.service.ts';
 import { LIMITS } from './fk-dsl.service.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { parseInstrument } from '../market-data/instruments.ts';
+import { MAX_SYMBOLS_PER_REQUEST } from '../market-data/limits.ts';
 import type { MarketDataService } from '../market-data/market-data.service.ts';
 import type { Instrument } from '../market-data/types.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -8,12 +9,14 @@ import type { Database } from '../platform/db/database.ts';
 import { isAppError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
+import { INDICATOR_CONVENTIONS } from '../quant/indicators/index.ts';
 import type { AssetRef, Program, QueryStatement, Statement } from './ast.ts';
 import { FkDslQueryError } from './errors.ts';
 import { evaluateStatements, type StatementResult } from './evaluator/evaluate.ts';
+import { MIN_INDICATOR_HISTORY } from './evaluator/metrics.ts';
+import { WINDOW_CONVENTIONS } from './evaluator/windows.ts';
 import { explain, type StatementPlan } from './explain.ts';
-import { cleanupJob, executeJob } from './fk-dsl.jobs.ts';
-import { INDICATOR_CONVENTIONS } from './indicators/index.ts';
+import { executeJob } from './fk-dsl.jobs.ts';
 import { parse } from './parser.ts';
 import { printStatement } from './printer.ts';
 import {
@@ -28,8 +31,8 @@ import {
 export const LIMITS = {
   queryLength: 10_000,
   statements: 20,
-  /** Distinct symbols written in one query (SCAN universes not counted). */
-  symbols: 50,
+  /** Distinct symbols written in one query (SCAN universes not counted): a market-data request. */
+  symbols: MAX_SYMBOLS_PER_REQUEST,
   scanUniverse: 250,
 } as const;
 
@@ -59,13 +62,13 @@ export interface ExecutionResult {
 }
 
 export const QUERY_CONVENTIONS: Readonly<Record<string, string>> = {
-  windows:
-    'Nd = N daily bars (sessions for listed instruments, days for crypto); Nw = 5N (7N crypto); Nm = 21N (30N); ' +
-    'Ny = 252N (365N); Nh = N hourly bars; a plain number = daily bars; at most ten years',
+  windows: WINDOW_CONVENTIONS,
   percentages:
     'CHANGE, PRICE_CHANGE, MOMENTUM, VOLATILITY and DRAWDOWN are in percent; `40%` and `40` are equal',
   returns: 'log returns of closes; correlations on the dates both series have',
   ...INDICATOR_CONVENTIONS,
+  BETA: 'BETA: cov / var of daily log returns against the benchmark (SPY; BTC/USDT for crypto) on common dates',
+  indicatorHistory: `indicators are computed over at least ${MIN_INDICATOR_HISTORY} daily bars (or 5 x their period) so their smoothing has settled`,
 };
 
 /**
@@ -192,17 +195,11 @@ export class FkDslService {
     }
   }
 
-  async registerJobs(): Promise<void> {
-    await this.jobs.work(executeJob, ({ taskId }) => this.runTask(taskId), {
-      concurrency: 2,
-      pollingIntervalSeconds: 1,
-    });
-    await this.jobs.work(cleanupJob, async () => {
-      const before = new Date(this.clock.now().getTime() - this.config.taskRetentionDays * 86_400_000);
-      const removed = await deleteTasksFinishedBefore(this.db, before);
-      if (removed) this.logger.info({ removed }, 'old FK-DSL tasks deleted');
-    });
-    await this.jobs.schedule(cleanupJob, '17 3 * * *', {});
+  /** The daily retention job: deletes finished tasks older than FKDSL_TASK_RETENTION_DAYS. */
+  async deleteExpiredTasks(): Promise<void> {
+    const before = new Date(this.clock.now().getTime() - this.config.taskRetentionDays * 86_400_000);
+    const removed = await deleteTasksFinishedBefore(this.db, before);
+    if (removed) this.logger.info({ removed }, 'old FK-DSL tasks deleted');
   }
 
   /** Instruments of a named SCAN universe: the providers' own list when they have one, else configuration. */

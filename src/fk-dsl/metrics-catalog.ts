@@ -3,6 +3,8 @@
  * this catalog (so a misspelt metric is a syntax error with a position); the evaluator computes
  * them. Windows are bar counts (`SMA(20)`) or durations (`VOLATILITY(30d)`, see durations.ts).
  */
+import { ANNUALISED_DAILY } from '../quant/periods.ts';
+
 export type ParamType = 'window' | 'number' | 'asset' | 'indicator';
 
 export interface ParamSpec {
@@ -75,8 +77,7 @@ const SPECS: MetricSpec[] = [
     name: 'VOLATILITY',
     params: [w('window', '30d')],
     unit: 'percent',
-    description:
-      'annualised volatility: sample sd of daily log returns x sqrt(252) (365 for crypto), in percent',
+    description: `annualised volatility: sample sd of daily log returns ${ANNUALISED_DAILY}, in percent`,
   },
   {
     name: 'CORRELATE',

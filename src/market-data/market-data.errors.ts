@@ -1,5 +1,16 @@
-import { AppError } from '../platform/errors.ts';
+import { AppError, type ErrorCodeTable } from '../platform/errors.ts';
 import type { ProviderError } from './providers/provider-errors.ts';
+
+/** The market-data error codes and what they mean on every surface. */
+export const MARKET_DATA_ERRORS = {
+  UNKNOWN_SYMBOL: { status: 404, description: 'No provider knows the symbol.' },
+  NOT_SUPPORTED: { status: 422, description: 'No configured provider offers this kind of data for it.' },
+  MARKET_DATA_UNAVAILABLE: {
+    status: 503,
+    description:
+      'Every provider that could answer failed; `details.attempts` says how. Never a made-up value.',
+  },
+} as const satisfies ErrorCodeTable;
 
 export interface AttemptSummary {
   readonly provider: string;
@@ -10,7 +21,7 @@ export interface AttemptSummary {
 /** Every provider that could answer says the symbol does not exist. */
 export class UnknownSymbolError extends AppError {
   constructor(symbol: string, attempts: readonly AttemptSummary[]) {
-    super('UNKNOWN_SYMBOL', `unknown symbol ${symbol}: no provider knows it`, 404, { symbol, attempts });
+    super('UNKNOWN_SYMBOL', `unknown symbol ${symbol}: no provider knows it`, { symbol, attempts });
   }
 }
 
@@ -20,7 +31,6 @@ export class NotSupportedError extends AppError {
     super(
       'NOT_SUPPORTED',
       `no configured provider offers ${what}${symbol ? ` for ${symbol}` : ''} (providers: ${configured.join(', ')})`,
-      422,
       { what, ...(symbol ? { symbol } : {}), providers: configured },
     );
   }
@@ -36,7 +46,6 @@ export class MarketDataUnavailableError extends AppError {
       `${what}${symbol ? ` for ${symbol}` : ''} is unavailable: every provider failed (${attempts
         .map((a) => `${a.provider}: ${a.kind}`)
         .join('; ')})`,
-      503,
       {
         ...(symbol ? { symbol } : {}),
         attempts,

@@ -1,16 +1,17 @@
-import { ValidationError } from '../platform/errors.ts';
-import { builder } from '../platform/graphql/builder.ts';
+import { builder } from '../builder.ts';
+import { checkIntervalMs, UPDATE_INTERVAL_MS } from '../platform/limits.ts';
 import type { HealthSnapshot } from './arbitration/health.ts';
 import type { Lineage } from './arbitration/lineage.ts';
 import type { PriceTick } from './hub/price-hub.ts';
-import { MAX_SYMBOLS_PER_SUBSCRIPTION, resolveStreamable } from './hub/streamable.ts';
+import { resolveStreamable } from './hub/streamable.ts';
 import { tickStream } from './hub/tick-stream.ts';
 import { parseInstrument } from './instruments.ts';
+import { MAX_SYMBOLS_PER_REQUEST } from './limits.ts';
 import type { ProviderInfo } from './market-data.service.ts';
-import type { AssetClass, Bar, Instrument, Quote } from './types.ts';
+import { ASSET_CLASSES, type Bar, type Instrument, type Quote } from './types.ts';
 
 export const AssetClassEnum = builder.enumType('AssetClass', {
-  values: ['equity', 'etf', 'index', 'crypto', 'fx', 'macro'] as const satisfies readonly AssetClass[],
+  values: ASSET_CLASSES,
 });
 
 export const LineageRef = builder.objectRef<Lineage>('Lineage').implement({
@@ -164,28 +165,20 @@ builder.queryField('quote', (t) =>
   }),
 );
 
-const PRICE_INTERVAL_MIN_MS = 100;
-const PRICE_INTERVAL_MAX_MS = 60_000;
-
 builder.subscriptionField('prices', (t) =>
   t.field({
     type: PriceTickRef,
     description:
-      `Live prices for up to ${MAX_SYMBOLS_PER_SUBSCRIPTION} symbols (equities, crypto pairs such as BTC/USDT, fx, indices). ` +
-      'Each symbol gets at most one update per intervalMs (100 to 60000), always its latest price. Unknown ' +
+      `Live prices for up to ${MAX_SYMBOLS_PER_REQUEST} symbols (equities, crypto pairs such as BTC/USDT, fx, indices). ` +
+      `Each symbol gets at most one update per intervalMs (${UPDATE_INTERVAL_MS.min} to ${UPDATE_INTERVAL_MS.max}), always its latest price. Unknown ` +
       'symbols fail the subscription at start.',
     args: {
       symbols: t.arg.stringList({ required: true }),
-      intervalMs: t.arg.int({ defaultValue: 1000, required: true }),
+      intervalMs: t.arg.int({ defaultValue: UPDATE_INTERVAL_MS.default, required: true }),
       market: t.arg.string({ description: 'Market code for listed instruments (default US).' }),
     },
     subscribe: async (_root, args, ctx) => {
-      if (args.intervalMs < PRICE_INTERVAL_MIN_MS || args.intervalMs > PRICE_INTERVAL_MAX_MS) {
-        throw new ValidationError(
-          'intervalMs',
-          `must be between ${PRICE_INTERVAL_MIN_MS} and ${PRICE_INTERVAL_MAX_MS}, got ${args.intervalMs}`,
-        );
-      }
+      checkIntervalMs('intervalMs', args.intervalMs);
       const instruments = await resolveStreamable(
         ctx.deps.marketData,
         args.symbols,

@@ -3,7 +3,12 @@ import { createFakeProvider } from '../../test/support/fake-provider.ts';
 import { systemClock } from '../platform/clock.ts';
 import { createLogger } from '../platform/observability/logger.ts';
 import { parseInstrument } from './instruments.ts';
-import { MarketDataUnavailableError, NotSupportedError, UnknownSymbolError } from './market-data.errors.ts';
+import {
+  MARKET_DATA_ERRORS,
+  MarketDataUnavailableError,
+  NotSupportedError,
+  UnknownSymbolError,
+} from './market-data.errors.ts';
 import { MarketDataService } from './market-data.service.ts';
 import { ProviderError } from './providers/provider-errors.ts';
 
@@ -71,7 +76,8 @@ describe('MarketDataService', () => {
       .quote(aapl)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MarketDataUnavailableError);
-    expect((error as MarketDataUnavailableError).status).toBe(503);
+    expect((error as MarketDataUnavailableError).code).toBe('MARKET_DATA_UNAVAILABLE');
+    expect(MARKET_DATA_ERRORS.MARKET_DATA_UNAVAILABLE.status).toBe(503);
     expect((error as MarketDataUnavailableError).details).toMatchObject({
       symbol: 'AAPL',
       retryAfterSeconds: 30,

@@ -4,7 +4,8 @@
  * always the time the value describes (the quote's own time), never the time it was fetched.
  */
 
-export type AssetClass = 'equity' | 'etf' | 'index' | 'crypto' | 'fx' | 'macro';
+export const ASSET_CLASSES = ['equity', 'etf', 'index', 'crypto', 'fx', 'macro'] as const;
+export type AssetClass = (typeof ASSET_CLASSES)[number];
 
 /**
  * A tradable or observable thing, in Vigil's canonical notation:

@@ -1,12 +1,12 @@
 /**
- * Domain errors with stable codes. Each surface maps them once: GraphQL `extensions.code`, the REST
- * status table below, MCP `isError` tool results. Anything else is unexpected and is masked.
+ * Domain errors with stable codes. A code says what went wrong; what it means on each surface
+ * (HTTP status, MCP result) is looked up in the error table (see `ErrorTable`), assembled once from
+ * the platform's codes and every module's, so no error carries its own status.
  */
 export class AppError extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly status: number,
     readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
@@ -14,23 +14,97 @@ export class AppError extends Error {
   }
 }
 
-/** Input that names the offending field; 400 (422 is used by REST routes for body schema errors). */
+/** Input that names the offending field (`BAD_USER_INPUT`, with `details.field`). */
 export class ValidationError extends AppError {
   constructor(
     readonly field: string,
     problem: string,
     details?: Record<string, unknown>,
   ) {
-    super('BAD_USER_INPUT', `${field}: ${problem}`, 400, { field, ...details });
+    super('BAD_USER_INPUT', `${field}: ${problem}`, { field, ...details });
   }
 }
 
 export class NotFoundError extends AppError {
   constructor(what: string, id: string) {
-    super('NOT_FOUND', `${what} ${JSON.stringify(id)} was not found`, 404, { [what]: id });
+    super('NOT_FOUND', `${what} ${JSON.stringify(id)} was not found`, { [what]: id });
   }
 }
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
+}
+
+/**
+ * What an error code means to clients. `status` is the HTTP status of REST routes and tool routes.
+ * `mcp` says how an MCP tool call reports it: `tool_error` is a result with `isError: true` (the
+ * caller, often a model, reads the message and can correct itself); `protocol_error` is a JSON-RPC
+ * error (the call itself was malformed).
+ */
+export interface ErrorCodeSpec {
+  readonly status: number;
+  readonly description: string;
+  readonly mcp?: 'tool_error' | 'protocol_error';
+}
+
+export type ErrorCodeTable = Readonly<Record<string, ErrorCodeSpec>>;
+
+/** Codes the platform itself produces; modules add theirs (see ModuleDefinition.errors). */
+export const PLATFORM_ERRORS = {
+  BAD_USER_INPUT: { status: 400, description: 'An argument or field is invalid; `details.field` names it.' },
+  INVALID_ARGUMENTS: {
+    status: 422,
+    description:
+      'The request body or tool arguments do not match the schema; `details.issues` lists each problem.',
+    mcp: 'protocol_error',
+  },
+  NOT_FOUND: { status: 404, description: 'The thing asked for does not exist.' },
+  UNKNOWN_TOOL: { status: 404, description: 'No tool has this name.', mcp: 'protocol_error' },
+  METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but not with this HTTP method.' },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is over the size limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request body must be JSON.' },
+  RATE_LIMITED: {
+    status: 429,
+    description: 'Too many calls; `Retry-After` (and `details.retryAfterSeconds`) says when to try again.',
+  },
+  GRAPHQL_PARSE_FAILED: { status: 400, description: 'The GraphQL document does not parse.' },
+  GRAPHQL_VALIDATION_FAILED: {
+    status: 400,
+    description: 'The GraphQL document is not valid against the schema.',
+  },
+  INTERNAL: {
+    status: 500,
+    description: 'An unexpected failure; it is logged, and no internals are returned.',
+  },
+} as const satisfies ErrorCodeTable;
+
+/** The one lookup from a code to its meaning, built from the platform's codes and every module's. */
+export class ErrorTable {
+  readonly #codes = new Map<string, ErrorCodeSpec>();
+
+  constructor(...tables: readonly ErrorCodeTable[]) {
+    for (const table of tables) {
+      for (const [code, spec] of Object.entries(table)) {
+        if (this.#codes.has(code)) throw new Error(`error code ${code} is defined twice`);
+        this.#codes.set(code, spec);
+      }
+    }
+  }
+
+  /** Unknown codes are a bug, but never a reason to answer 200: they count as internal. */
+  spec(code: string): ErrorCodeSpec {
+    return this.#codes.get(code) ?? PLATFORM_ERRORS.INTERNAL;
+  }
+
+  status(code: string): number {
+    return this.spec(code).status;
+  }
+
+  has(code: string): boolean {
+    return this.#codes.has(code);
+  }
+
+  entries(): Array<[string, ErrorCodeSpec]> {
+    return [...this.#codes.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }
 }

@@ -7,6 +7,7 @@ import { Agent, request } from 'undici';
 import { buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
+import { modules } from '../../src/modules.ts';
 import { summarize, table } from './stats.ts';
 
 /**
@@ -23,7 +24,7 @@ const QUERY = JSON.stringify({ query: '{ serverInfo { name version databaseMode 
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir });
-  const app = buildApp(await createDeps(config));
+  const app = buildApp(await createDeps(config, modules), modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
 
   const body = JSON.stringify({

@@ -1,8 +1,8 @@
 import * as TI from 'technicalindicators';
 import * as TS from 'trading-signals';
-import { ema, sma } from '../../src/fk-dsl/indicators/moving-averages.ts';
-import { bollinger, macd, rsi } from '../../src/fk-dsl/indicators/oscillators.ts';
-import { atr, stochastic } from '../../src/fk-dsl/indicators/range.ts';
+import { ema, sma } from '../../src/quant/indicators/moving-averages.ts';
+import { bollinger, macd, rsi } from '../../src/quant/indicators/oscillators.ts';
+import { atr, stochastic } from '../../src/quant/indicators/range.ts';
 import { fixtureJson } from '../support/fixtures.ts';
 import { table } from './stats.ts';
 

@@ -6,6 +6,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
+import { modules } from '../../src/modules.ts';
 import { createFakeProvider } from '../support/fake-provider.ts';
 import { summarize, table } from './stats.ts';
 
@@ -65,7 +66,8 @@ async function viaHub(n: number): Promise<Result> {
   const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
   fake.prices.set('BTC/USDT', 50_000);
   const app = buildApp(
-    await createDeps(parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), { providers: [fake] }),
+    await createDeps(parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), modules, { providers: [fake] }),
+    modules,
   );
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   try {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseInstrument } from '../../src/market-data/instruments.ts';
 import { createAlphaVantageProvider } from '../../src/market-data/providers/alphavantage.provider.ts';
 import type { MarketDataProvider } from '../../src/market-data/providers/provider.ts';
 import { type FixtureServer, startFixtureServer } from '../support/fixture-server.ts';
-import { fixtureJson } from '../support/fixtures.ts';
+import { describeWithFixtures, fixtureJson } from '../support/fixtures.ts';
 import { expectProviderError, providerContract } from '../support/provider-contract.ts';
 
 const KEY = 'test-key';
@@ -62,6 +62,7 @@ let contractServer: FixtureServer;
 
 providerContract({
   name: 'alphavantage (recorded responses)',
+  recorded: true,
   async create() {
     const fixtures = await startAlphaVantage();
     contractServer = fixtures.server;
@@ -139,7 +140,7 @@ providerContract({
   ],
 });
 
-describe('alphavantage adapter beyond the contract', () => {
+describeWithFixtures('alphavantage adapter beyond the contract', () => {
   let av: Awaited<ReturnType<typeof startAlphaVantage>>;
   beforeAll(async () => {
     av = await startAlphaVantage();

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { parseInstrument } from '../../src/market-data/instruments.ts';
 import { createBinanceProvider } from '../../src/market-data/providers/binance.provider.ts';
@@ -8,13 +8,14 @@ import type { BinanceStreamTuning } from '../../src/market-data/providers/binanc
 import type { MarketDataProvider } from '../../src/market-data/providers/provider.ts';
 import { ProviderError } from '../../src/market-data/providers/provider-errors.ts';
 import type { StreamTick } from '../../src/market-data/types.ts';
-import { loadFixture } from '../support/fixtures.ts';
+import { describeWithFixtures, loadFixture } from '../support/fixtures.ts';
 
 const ETH_USDT = parseInstrument('ETH/USDT');
 const NKN_USDT = parseInstrument('NKN/USDT');
-const TRADE = loadFixture('binance/ws-spot-trade-ETHUSDT.json').body;
-const AGG_TRADE = loadFixture('binance/ws-spot-aggTrade-NKNUSDT.json').body;
-const KLINE = loadFixture('binance/ws-spot-kline_1m-NKNUSDT-open.json').body;
+// Recorded stream messages, read when a test sends them (the suite is skipped without recordings).
+const TRADE = () => loadFixture('binance/ws-spot-trade-ETHUSDT.json').body;
+const AGG_TRADE = () => loadFixture('binance/ws-spot-aggTrade-NKNUSDT.json').body;
+const KLINE = () => loadFixture('binance/ws-spot-kline_1m-NKNUSDT-open.json').body;
 const RECORDED_TICK: StreamTick = {
   symbol: 'ETH/USDT',
   price: 4149.74,
@@ -88,7 +89,7 @@ function subscriber(instrument = ETH_USDT) {
   };
 }
 
-describe('binance trade stream', () => {
+describeWithFixtures('binance trade stream', () => {
   let upstream: Upstream | undefined;
   let provider: MarketDataProvider | undefined;
   afterEach(async () => {
@@ -125,12 +126,12 @@ describe('binance trade stream', () => {
     expect(second).toMatchObject({ method: 'SUBSCRIBE', params: ['nknusdt@trade'] });
 
     // Streams nobody asked for, unreadable frames and a trade without a price give no tick.
-    conn.socket.send(AGG_TRADE);
-    conn.socket.send(KLINE);
+    conn.socket.send(AGG_TRADE());
+    conn.socket.send(KLINE());
     conn.socket.send('not json');
-    const recorded = JSON.parse(TRADE) as { stream: string; data: Record<string, unknown> };
+    const recorded = JSON.parse(TRADE()) as { stream: string; data: Record<string, unknown> };
     conn.socket.send(JSON.stringify({ ...recorded, data: { ...recorded.data, p: undefined } }));
-    conn.socket.send(TRADE);
+    conn.socket.send(TRADE());
     expect(await eth.ticks.next()).toEqual(RECORDED_TICK);
     expect(eth.ticks.all).toHaveLength(1);
     expect(nkn.ticks.all).toHaveLength(0);
@@ -170,7 +171,7 @@ describe('binance trade stream', () => {
     expect(again.method).toBe('SUBSCRIBE');
     expect(again.params.sort()).toEqual(['ethusdt@trade', 'nknusdt@trade']);
     second.socket.send(JSON.stringify({ result: null, id: again.id }));
-    second.socket.send(TRADE);
+    second.socket.send(TRADE());
     expect(await eth.ticks.next()).toEqual(RECORDED_TICK);
     expect(eth.errors.all).toEqual([]);
   });

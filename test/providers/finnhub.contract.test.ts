@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseInstrument } from '../../src/market-data/instruments.ts';
 import { createFinnhubProvider } from '../../src/market-data/providers/finnhub.provider.ts';
 import type { MarketDataProvider } from '../../src/market-data/providers/provider.ts';
 import { type FixtureServer, startFixtureServer } from '../support/fixture-server.ts';
-import { fixtureJson, loadFixture } from '../support/fixtures.ts';
+import { describeWithFixtures, fixtureJson, loadFixture } from '../support/fixtures.ts';
 import { expectProviderError, providerContract } from '../support/provider-contract.ts';
 
 const KEY = 'test-token';
@@ -58,6 +58,7 @@ let contractServer: FixtureServer;
 
 providerContract({
   name: 'finnhub (recorded responses)',
+  recorded: true,
   async create() {
     const fixtures = await startFinnhub();
     contractServer = fixtures.server;
@@ -127,7 +128,7 @@ providerContract({
   ],
 });
 
-describe('finnhub adapter beyond the contract', () => {
+describeWithFixtures('finnhub adapter beyond the contract', () => {
   let finnhub: Awaited<ReturnType<typeof startFinnhub>>;
   beforeAll(async () => {
     finnhub = await startFinnhub();

@@ -41,13 +41,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const extra: Array<{ title: string; run(p: MarketDataProvider, signal: AbortSignal): Promise<void> }> = [
   {
-    title: 'says what it is: simulated, not live, with pairs for the correlation watchdog',
+    title: 'says what it is: simulated, not live',
     async run(p) {
       expect(p).toMatchObject({ id: 'simulated', displayName: 'Simulated market', live: false });
-      const tracked = (p as MarketDataProvider & { trackedPairs: ReadonlyArray<readonly [string, string]> })
-        .trackedPairs;
-      expect(tracked).toContainEqual(['BTC/USDT', 'ETH/USDT']);
-      expect(tracked).toContainEqual(['AAPL', 'MSFT']);
       const universe = p.universe!();
       const listed = universe.filter((e) => e.instrument.market === 'US');
       expect(listed.length).toBeGreaterThanOrEqual(30);

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseInstrument } from '../../src/market-data/instruments.ts';
 import type { MarketDataProvider } from '../../src/market-data/providers/provider.ts';
 import { createYahooProvider } from '../../src/market-data/providers/yahoo.provider.ts';
 import type { Instrument } from '../../src/market-data/types.ts';
 import { type FixtureRoute, type FixtureServer, startFixtureServer } from '../support/fixture-server.ts';
-import { fixtureJson } from '../support/fixtures.ts';
+import { describeWithFixtures, fixtureJson } from '../support/fixtures.ts';
 import { expectProviderError, providerContract } from '../support/provider-contract.ts';
 
 const AAPL = parseInstrument('AAPL');
@@ -97,6 +97,7 @@ let contractServer: FixtureServer;
 
 providerContract({
   name: 'yahoo (recorded responses)',
+  recorded: true,
   async create() {
     const fixtures = await startYahoo();
     contractServer = fixtures.server;
@@ -204,7 +205,7 @@ providerContract({
   ],
 });
 
-describe('yahoo adapter beyond the contract', () => {
+describeWithFixtures('yahoo adapter beyond the contract', () => {
   let yahoo: YahooFixtures;
   beforeAll(async () => {
     yahoo = await startYahoo();
@@ -244,7 +245,7 @@ describe('yahoo adapter beyond the contract', () => {
   });
 });
 
-describe('yahoo session (cookie and crumb)', () => {
+describeWithFixtures('yahoo session (cookie and crumb)', () => {
   it('takes a fresh crumb once when Yahoo stops accepting the cached one', async () => {
     let quoteCalls = 0;
     const yahoo = await startYahoo((request) => {

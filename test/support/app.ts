@@ -1,6 +1,7 @@
 import { type App, buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeps, type DepsOverrides } from '../../src/deps.ts';
+import { modules } from '../../src/modules.ts';
 import { createLogger } from '../../src/platform/observability/logger.ts';
 import { createTestDatabase, type Driver, type TestDatabase } from './databases.ts';
 
@@ -31,11 +32,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const deps = await createDeps(config, {
+  const deps = await createDeps(config, modules, {
     logger: createLogger(config.logLevel),
     ...options.overrides,
   });
-  const app = buildApp(deps);
+  const app = buildApp(deps, modules);
   let url = '';
   if (options.listen) {
     url = (await app.start({ port: 0, host: '127.0.0.1' })).url;

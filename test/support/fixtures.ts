@@ -1,30 +1,60 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, it } from 'vitest';
 
 /**
  * The recorded real provider responses shared by the project (read in place, never copied):
  * `VIGIL_FIXTURES_DIR` when set, else `shared/fixtures/providers` beside the checkout or beside
- * any folder above it (a CI clone may live elsewhere), else /work/shared.
+ * any folder above it (a CI clone may live elsewhere). Undefined when there is no such folder (a
+ * set VIGIL_FIXTURES_DIR naming a missing folder counts as none): tests that need recordings are
+ * then skipped, saying why, instead of failing.
  */
-export const FIXTURES_DIR = findFixtures();
+export const FIXTURES_DIR: string | undefined = findFixtures();
 
-function findFixtures(): string {
+export const fixturesMissing = FIXTURES_DIR === undefined;
+
+/** Why tests that read recordings are skipped (in their titles). */
+export const FIXTURES_MISSING =
+  'provider recordings not found; set VIGIL_FIXTURES_DIR to the shared/fixtures/providers folder';
+
+/** A test title, suffixed with the reason it is skipped when the recordings are absent. */
+export const skippedForFixtures = (title: string): string =>
+  fixturesMissing ? `${title} (skipped: ${FIXTURES_MISSING})` : title;
+
+/**
+ * `describe` for tests that read recordings. Without them the suite is skipped, its title saying
+ * what is missing, and its body is not even collected (collecting would read the recordings).
+ */
+export function describeWithFixtures(title: string, fn: () => void): void {
+  if (!fixturesMissing) {
+    describe(title, fn);
+    return;
+  }
+  describe.skip(skippedForFixtures(title), () => {
+    it('runs on recorded provider responses', () => {});
+  });
+}
+
+/** `it` for a test that reads recordings: skipped, its title saying what is missing, without them. */
+export function itWithFixtures(title: string, fn: () => unknown): void {
+  it.skipIf(fixturesMissing)(skippedForFixtures(title), fn);
+}
+
+function findFixtures(): string | undefined {
   const configured = process.env.VIGIL_FIXTURES_DIR;
-  if (configured) return configured.endsWith('/') ? configured : `${configured}/`;
+  if (configured) {
+    if (!existsSync(configured)) return undefined;
+    return configured.endsWith('/') ? configured : `${configured}/`;
+  }
   let dir = fileURLToPath(new URL('../..', import.meta.url));
   for (;;) {
     const candidate = join(dir, 'shared', 'fixtures', 'providers');
     if (existsSync(candidate)) return `${candidate}/`;
     const parent = dirname(dir);
-    if (parent === dir) break;
+    if (parent === dir) return undefined;
     dir = parent;
   }
-  // This workplace keeps the shared folder at /work/shared, wherever a clone is made.
-  if (existsSync('/work/shared/fixtures/providers')) return '/work/shared/fixtures/providers/';
-  throw new Error(
-    'provider fixtures not found: set VIGIL_FIXTURES_DIR to the shared/fixtures/providers folder',
-  );
 }
 
 export interface RecordedResponse {
@@ -42,6 +72,7 @@ export interface RecordedResponse {
  * `{request:{uri}, response:{status:{code}, headers, body:{string}}}`, or a raw body.
  */
 export function loadFixture(relativePath: string): RecordedResponse {
+  if (FIXTURES_DIR === undefined) throw new Error(`${FIXTURES_MISSING} (needed: ${relativePath})`);
   const text = readFileSync(`${FIXTURES_DIR}${relativePath}`, 'utf8');
   const json = JSON.parse(text) as Record<string, unknown>;
   const response = json.response as Record<string, unknown> | undefined;

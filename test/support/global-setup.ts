@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { MIGRATIONS_FOLDER } from '../../src/deps.ts';
 import { openDatabase, pgliteDirFor } from '../../src/platform/db/database.ts';
 import { runMigrations } from '../../src/platform/db/migrate.ts';
 import { Jobs } from '../../src/platform/jobs/jobs.ts';
@@ -15,7 +16,7 @@ export default async function setup(project: TestProject) {
   const root = mkdtempSync(join(tmpdir(), 'vigil-test-template-'));
   const logger = createLogger('silent');
   const handle = await openDatabase({ pgliteDir: pgliteDirFor(root), logger });
-  await runMigrations(handle);
+  await runMigrations(handle, MIGRATIONS_FOLDER);
   const jobs = new Jobs(handle, { logger });
   await jobs.start();
   await jobs.stop(1_000);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BarsCall, Capability, MarketDataProvider } from '../../src/market-data/providers/provider.ts';
 import { ProviderError, type ProviderErrorKind } from '../../src/market-data/providers/provider-errors.ts';
 import type { Bar, Instrument, Quote } from '../../src/market-data/types.ts';
+import { describeWithFixtures } from './fixtures.ts';
 
 /**
  * The contract every market-data provider honours, run against each adapter (on the recorded
@@ -10,6 +11,8 @@ import type { Bar, Instrument, Quote } from '../../src/market-data/types.ts';
  */
 export interface ContractSetup {
   readonly name: string;
+  /** Runs on recorded responses: skipped, saying so, when the recordings are absent. */
+  readonly recorded?: boolean;
   create(): Promise<{ provider: MarketDataProvider; close(): Promise<void> }>;
   readonly quote?: {
     readonly instrument: Instrument;
@@ -51,7 +54,7 @@ const METHOD: Record<Capability, keyof MarketDataProvider> = {
 const signal = () => AbortSignal.timeout(10_000);
 
 export function providerContract(setup: ContractSetup): void {
-  describe(`provider contract: ${setup.name}`, () => {
+  (setup.recorded ? describeWithFixtures : describe)(`provider contract: ${setup.name}`, () => {
     let provider: MarketDataProvider;
     let close: () => Promise<void>;
 

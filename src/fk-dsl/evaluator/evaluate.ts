@@ -2,6 +2,9 @@ import type { Lineage } from '../../market-data/arbitration/lineage.ts';
 import type { MarketDataService } from '../../market-data/market-data.service.ts';
 import type { Bar, Instrument } from '../../market-data/types.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { alignCloses } from '../../quant/bar-alignment.ts';
+import { logReturns, pearson } from '../../quant/indicators/statistics.ts';
+import { trend } from '../../quant/indicators/trend.ts';
 import type {
   CompareStatement,
   Condition,
@@ -10,16 +13,14 @@ import type {
   QueryStatement,
   ScanStatement,
 } from '../ast.ts';
-import { FkDslQueryError } from '../errors.ts';
-import { logReturns, pearson } from '../indicators/statistics.ts';
-import { trend } from '../indicators/trend.ts';
+import { FkDslQueryError, toDomainError } from '../errors.ts';
 import { printMetric, printStatement } from '../printer.ts';
 import { declareMacroNeeds, evaluateMacro, type MacroResult } from './macro.ts';
 import {
-  alignCloses,
   computeMetric,
   declareNeeds,
   type MetricOutcome,
+  MIN_INDICATOR_HISTORY,
   resolveAsset,
   scalarOf,
 } from './metrics.ts';
@@ -109,7 +110,7 @@ export async function evaluateStatements(
         plan(s, data, universe);
         return { ok: true, universe };
       } catch (error) {
-        return { ok: false, error };
+        return { ok: false, error: toDomainError(error) };
       }
     },
   );
@@ -121,7 +122,7 @@ export async function evaluateStatements(
       try {
         return { ok: true, result: await run(s, data, p.universe) };
       } catch (error) {
-        return { ok: false, error };
+        return { ok: false, error: toDomainError(error) };
       }
     }),
   );
@@ -157,7 +158,8 @@ export function plan(statement: QueryStatement, data: QueryData, universe: reado
     case 'scan':
       for (const instrument of universe) {
         for (const m of conditionMetrics(statement)) declareNeeds(m, instrument, data);
-        if (statement.conditions.some((c) => c.kind === 'trend')) data.need(instrument, { daily: 250 });
+        if (statement.conditions.some((c) => c.kind === 'trend'))
+          data.need(instrument, { daily: MIN_INDICATOR_HISTORY });
       }
   }
 }
@@ -384,7 +386,7 @@ function holds(
   }
 }
 
-/** TREND IS BULLISH / BEARISH / NEUTRAL: the shared moving-average trend rule (indicators/trend.ts). */
+/** TREND IS BULLISH / BEARISH / NEUTRAL: the shared moving-average trend rule (quant/indicators/trend.ts). */
 function trendOf(instrument: Instrument, data: QueryData): 'bullish' | 'bearish' | 'neutral' | null {
   const daily = data.get(instrument).daily;
   if (!daily?.ok) return null;

@@ -1,7 +1,5 @@
 import type { Bar, Instrument } from '../../market-data/types.ts';
-import type { MacroStatement } from '../ast.ts';
-import { FkDslQueryError } from '../errors.ts';
-import { mean, pearson } from '../indicators/statistics.ts';
+import { mean, pearson } from '../../quant/indicators/statistics.ts';
 import {
   alignOnDates,
   changes,
@@ -11,7 +9,9 @@ import {
   impacts,
   medianSpacingDays,
   ols,
-} from '../stats/index.ts';
+} from '../../quant/stats/index.ts';
+import type { MacroStatement } from '../ast.ts';
+import { FkDslQueryError } from '../errors.ts';
 import { resolveAsset } from './metrics.ts';
 import type { QueryData } from './query-data.ts';
 import { fromDuration } from './windows.ts';

@@ -1,23 +1,18 @@
 import { parseInstrument } from '../../market-data/instruments.ts';
 import type { Bar, Instrument } from '../../market-data/types.ts';
 import { ValidationError } from '../../platform/errors.ts';
+import { alignedLogReturns } from '../../quant/bar-alignment.ts';
+import { atr, sharpe, stochastic } from '../../quant/indicators/index.ts';
+import { ema, sma } from '../../quant/indicators/moving-averages.ts';
+import { bollinger, macd, rsi } from '../../quant/indicators/oscillators.ts';
+import { annualizedVolatility, beta, maxDrawdown, mean, pearson } from '../../quant/indicators/statistics.ts';
+import { periodsPerYear } from '../../quant/periods.ts';
 import type { Argument, AssetRef, MetricCall } from '../ast.ts';
 import { FkDslQueryError } from '../errors.ts';
-import { atr, sharpe, stochastic } from '../indicators/index.ts';
-import { ema, sma } from '../indicators/moving-averages.ts';
-import { bollinger, macd, rsi } from '../indicators/oscillators.ts';
-import {
-  annualizedVolatility,
-  beta,
-  logReturns,
-  maxDrawdown,
-  mean,
-  pearson,
-} from '../indicators/statistics.ts';
 import { type MetricUnit, metricSpec } from '../metrics-catalog.ts';
 import { printMetric } from '../printer.ts';
 import type { Needs, QueryData } from './query-data.ts';
-import { type BarWindow, perYear, toWindow } from './windows.ts';
+import { type BarWindow, toWindow } from './windows.ts';
 
 export type MetricValue = number | null | { readonly [key: string]: MetricValue };
 
@@ -35,7 +30,7 @@ export interface MetricOutcome {
 }
 
 /** Indicators are computed over at least this much history so their smoothing has settled. */
-const MIN_INDICATOR_HISTORY = 250;
+export const MIN_INDICATOR_HISTORY = 250;
 
 export function resolveAsset(asset: AssetRef): Instrument {
   try {
@@ -228,10 +223,7 @@ function compute(call: MetricCall, instrument: Instrument, data: QueryData): Com
     case 'VOLATILITY': {
       const { window, bars } = series(call, instrument, data, 1);
       requireBars(bars, 3, label(call));
-      const year =
-        window.interval === '1h'
-          ? perYear(instrument.assetClass) * (instrument.assetClass === 'crypto' ? 24 : 6.5)
-          : perYear(instrument.assetClass);
+      const year = periodsPerYear(instrument.assetClass, window.interval === '1h' ? 'hourly' : 'daily');
       return {
         value: annualizedVolatility(closes(bars), year) * 100,
         asOf: lastTime(bars),
@@ -247,7 +239,7 @@ function compute(call: MetricCall, instrument: Instrument, data: QueryData): Com
       const { window, bars } = series(call, instrument, data, 1);
       requireBars(bars, 3, label(call));
       return {
-        value: sharpe(closes(bars), perYear(instrument.assetClass)),
+        value: sharpe(closes(bars), periodsPerYear(instrument.assetClass)),
         asOf: lastTime(bars),
         window,
         barsUsed: bars.length,
@@ -258,7 +250,7 @@ function compute(call: MetricCall, instrument: Instrument, data: QueryData): Com
       const value: Record<string, number | null> = {};
       for (const asset of assetArgs(call)) {
         const other = resolveAsset(asset);
-        const pair = alignedReturns(bars, seriesOf(other, window, data, 1));
+        const pair = alignedLogReturns(bars, seriesOf(other, window, data, 1));
         value[other.symbol] = pair.a.length >= 3 ? pearson(pair.a, pair.b) : null;
       }
       return { value, asOf: lastTime(bars), window, barsUsed: bars.length };
@@ -266,7 +258,7 @@ function compute(call: MetricCall, instrument: Instrument, data: QueryData): Com
     case 'BETA': {
       const { window, bars } = series(call, instrument, data, 1);
       const bench = benchmarkOf(call, instrument);
-      const pair = alignedReturns(bars, seriesOf(bench, window, data, 1));
+      const pair = alignedLogReturns(bars, seriesOf(bench, window, data, 1));
       requireBars(pair.a, 3, `${label(call)} (returns on common dates with ${bench.symbol})`);
       return { value: beta(pair.a, pair.b), asOf: lastTime(bars), window, barsUsed: bars.length };
     }
@@ -379,30 +371,6 @@ function loaded<T>(item: { ok: true; value: T } | { ok: false; error: Error } | 
   if (!item) throw new Error(`${what} was not loaded`);
   if (!item.ok) throw item.error;
   return item.value;
-}
-
-/** Closes of two series on the bar times (to the hour) both have, in time order. */
-export function alignCloses(
-  a: readonly Bar[],
-  b: readonly Bar[],
-): { times: Date[]; a: number[]; b: number[] } {
-  const key = (bar: Bar) => bar.time.toISOString().slice(0, 13);
-  const other = new Map(b.map((bar) => [key(bar), bar.close]));
-  const out = { times: [] as Date[], a: [] as number[], b: [] as number[] };
-  for (const bar of a) {
-    const close = other.get(key(bar));
-    if (close !== undefined) {
-      out.times.push(bar.time);
-      out.a.push(bar.close);
-      out.b.push(close);
-    }
-  }
-  return out;
-}
-
-function alignedReturns(a: readonly Bar[], b: readonly Bar[]): { a: Float64Array; b: Float64Array } {
-  const common = alignCloses(a, b);
-  return { a: logReturns(common.a), b: logReturns(common.b) };
 }
 
 function requireBars(bars: ArrayLike<unknown>, needed: number, what: string): void {

@@ -3,7 +3,7 @@ import { instrumentKey } from '../../market-data/instruments.ts';
 import type { MarketDataService } from '../../market-data/market-data.service.ts';
 import type { Bar, Instrument, Profile, Quote } from '../../market-data/types.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { calendarDaysFor, MAX_DAILY_BARS, MAX_HOURLY_BARS } from './windows.ts';
+import { calendarDaysFor, MAX_HOURLY_BARS, maxDailyBars } from './windows.ts';
 
 /** What a query needs of one instrument; the largest request per kind wins. */
 export interface Needs {
@@ -81,7 +81,7 @@ export class QueryData {
               .then((r) => ({ value: r.value.slice(-count), lineage: r.lineage })),
           );
         };
-        const maxDaily = instrument.assetClass === 'crypto' ? MAX_DAILY_BARS.crypto : MAX_DAILY_BARS.listed;
+        const maxDaily = maxDailyBars(instrument.assetClass);
         const [quote, profile, daily, hourly] = await Promise.all([
           needs.quote ? capture(this.marketData.quote(instrument)) : undefined,
           needs.profile ? capture(this.marketData.profile(instrument)) : undefined,

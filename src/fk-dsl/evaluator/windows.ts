@@ -1,11 +1,12 @@
 import type { AssetClass, BarInterval } from '../../market-data/types.ts';
+import { HOURS_PER_SESSION, PERIODS_PER_YEAR, periodsPerYear, tradingCalendar } from '../../quant/periods.ts';
 import type { Argument, Duration } from '../ast.ts';
 import { FkDslQueryError } from '../errors.ts';
 
 /**
  * Durations become bar counts. Daily bars: `Nd` = N bars (trading sessions for listed instruments,
- * days for crypto), `Nw` = 5N bars (7N for crypto), `Nm` = 21N (30N), `Ny` = 252N (365N). `Nh`
- * = N hourly bars. A plain number is a count of daily bars.
+ * days for crypto), `Nw` = 5N bars (7N for crypto), `Nm` = 21N (30N), `Ny` = N years of bars by
+ * the trading calendar (quant/periods.ts). `Nh` = N hourly bars. A plain number is a count of daily bars.
  */
 export interface BarWindow {
   readonly interval: Extract<BarInterval, '1d' | '1h'>;
@@ -15,12 +16,18 @@ export interface BarWindow {
 }
 
 /** Longest history one query may ask for: ten years of daily bars. */
-export const MAX_DAILY_BARS = { listed: 2_520, crypto: 3_650 } as const;
+export const MAX_HISTORY_YEARS = 10;
 export const MAX_HOURLY_BARS = 5_000;
 
-export function perYear(assetClass: AssetClass): number {
-  return assetClass === 'crypto' ? 365 : 252;
+export function maxDailyBars(assetClass: AssetClass): number {
+  return MAX_HISTORY_YEARS * periodsPerYear(assetClass);
 }
+
+/** How windows are counted, for the conventions returned with every result. */
+export const WINDOW_CONVENTIONS =
+  'Nd = N daily bars (sessions for listed instruments, days for crypto); Nw = 5N (7N crypto); Nm = 21N (30N); ' +
+  `Ny = ${PERIODS_PER_YEAR.listed}N (${PERIODS_PER_YEAR.crypto}N crypto, ${PERIODS_PER_YEAR.fx}N fx); ` +
+  `Nh = N hourly bars; a plain number = daily bars; at most ${MAX_HISTORY_YEARS} years`;
 
 export function toWindow(
   arg: Argument | undefined,
@@ -48,17 +55,12 @@ export function fromDuration(d: Duration, assetClass: AssetClass): BarWindow {
     case 'm':
       return { interval: '1d', bars: d.value * (crypto ? 30 : 21), text };
     case 'y':
-      return { interval: '1d', bars: d.value * perYear(assetClass), text };
+      return { interval: '1d', bars: d.value * periodsPerYear(assetClass), text };
   }
 }
 
 function checked(window: BarWindow, assetClass: AssetClass): BarWindow {
-  const max =
-    window.interval === '1h'
-      ? MAX_HOURLY_BARS
-      : assetClass === 'crypto'
-        ? MAX_DAILY_BARS.crypto
-        : MAX_DAILY_BARS.listed;
+  const max = window.interval === '1h' ? MAX_HOURLY_BARS : maxDailyBars(assetClass);
   if (window.bars > max) {
     throw new FkDslQueryError(
       `window ${window.text} is ${window.bars} bars; at most ${max} ${window.interval} bars (ten years daily)`,
@@ -84,7 +86,9 @@ export function calendarDaysFor(
   assetClass: AssetClass,
 ): number {
   const crypto = assetClass === 'crypto';
-  if (window.interval === '1h')
-    return Math.ceil((window.bars / (crypto ? 24 : 6.5)) * (crypto ? 1 : 7 / 5) * 1.15) + 3;
+  if (window.interval === '1h') {
+    const hoursPerDay = HOURS_PER_SESSION[tradingCalendar(assetClass)];
+    return Math.ceil((window.bars / hoursPerDay) * (crypto ? 1 : 7 / 5) * 1.15) + 3;
+  }
   return Math.ceil(window.bars * (crypto ? 1 : 365 / 250) * 1.04) + 7;
 }

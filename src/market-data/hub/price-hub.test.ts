@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeProvider } from '../../../test/support/fake-provider.ts';
-import { systemClock } from '../../platform/clock.ts';
+import { ManualClock } from '../../../test/support/manual-clock.ts';
 import { createLogger } from '../../platform/observability/logger.ts';
 import { parseInstrument } from '../instruments.ts';
 import { MarketDataService } from '../market-data.service.ts';
@@ -14,18 +14,12 @@ function setup(capabilities: Array<'quote' | 'stream'> = ['quote', 'stream']) {
   const provider = createFakeProvider('fake', { capabilities });
   provider.prices.set('BTC/USDT', 50_000);
   provider.prices.set('AAPL', 200);
-  const service = new MarketDataService([provider], systemClock, logger);
-  const hub = new PriceHub(service, logger, { pollIntervalMs: 20 });
-  return { provider, hub };
+  // Time stands still unless a test advances it: the service's cache and the hub share the clock.
+  const clock = new ManualClock();
+  const service = new MarketDataService([provider], clock, logger);
+  const hub = new PriceHub(service, logger, { pollIntervalMs: 20, referenceRefreshMs: 30_000, clock });
+  return { provider, hub, clock };
 }
-
-const until = async (check: () => boolean, ms = 2000) => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 describe('PriceHub', () => {
   let hub: PriceHub | undefined;
@@ -37,7 +31,7 @@ describe('PriceHub', () => {
     const seen: PriceTick[][] = [[], [], []];
     const stops = seen.map((list) => s.hub.subscribe(btc, { tick: (t) => list.push(t) }));
     expect(s.provider.calls.streamsOpened).toBe(1);
-    await until(() => s.hub.stats().feeds === 1);
+    expect(s.hub.stats()).toEqual({ feeds: 1, subscribers: 3, symbols: ['BTC/USDT'] });
     s.provider.emit('BTC/USDT', 50_100);
     s.provider.emit('BTC/USDT', 50_200);
     for (const list of seen)
@@ -57,10 +51,26 @@ describe('PriceHub', () => {
     const ticks: PriceTick[] = [];
     s.hub.subscribe(btc, { tick: (t) => ticks.push(t) });
     // The reference quote (previous close 100 in the fake) arrives asynchronously.
-    await until(() => s.provider.calls.quote > 0);
-    await new Promise((r) => setTimeout(r, 10));
+    expect(s.provider.calls.quote).toBe(1);
+    await s.clock.advance(0);
     s.provider.emit('BTC/USDT', 110);
     expect(ticks.at(-1)).toMatchObject({ price: 110, change: 10, changePercent: 10 });
+  });
+
+  it('refreshes the reference quote of a streamed symbol once per refresh interval, until left', async () => {
+    const s = setup();
+    hub = s.hub;
+    const leave = s.hub.subscribe(btc, { tick: () => {} });
+    await s.clock.advance(29_999);
+    expect(s.provider.calls.quote).toBe(1);
+    await s.clock.advance(1);
+    expect(s.provider.calls.quote).toBe(2);
+    await s.clock.advance(60_000);
+    expect(s.provider.calls.quote).toBe(4);
+    leave();
+    expect(s.clock.pending).toBe(0);
+    await s.clock.advance(60_000);
+    expect(s.provider.calls.quote).toBe(4);
   });
 
   it('gives an interval subscriber at most one (the latest) update per interval', async () => {
@@ -69,13 +79,21 @@ describe('PriceHub', () => {
     const fast: number[] = [];
     const slow: Array<{ price: number; at: number }> = [];
     s.hub.subscribe(btc, { tick: (t) => fast.push(t.price) });
-    s.hub.subscribe(btc, { tick: (t) => slow.push({ price: t.price, at: Date.now() }) }, 100);
+    s.hub.subscribe(btc, { tick: (t) => slow.push({ price: t.price, at: s.clock.now().getTime() }) }, 100);
     for (let i = 1; i <= 10; i++) s.provider.emit('BTC/USDT', 50_000 + i);
     expect(fast).toHaveLength(10);
     expect(slow.map((x) => x.price)).toEqual([50_001]);
-    await until(() => slow.length === 2);
-    expect(slow[1]!.price).toBe(50_010);
-    expect(slow[1]!.at - slow[0]!.at).toBeGreaterThanOrEqual(95);
+    await s.clock.advance(99);
+    expect(slow).toHaveLength(1);
+    await s.clock.advance(1);
+    expect(slow.map((x) => x.price)).toEqual([50_001, 50_010]);
+    expect(slow[1]!.at - slow[0]!.at).toBe(100);
+    // Nothing new arrived: the next interval passes without a repeat.
+    await s.clock.advance(500);
+    expect(slow).toHaveLength(2);
+    // The next update after a quiet interval goes out at once.
+    s.provider.emit('BTC/USDT', 50_011);
+    expect(slow.map((x) => x.price)).toEqual([50_001, 50_010, 50_011]);
   });
 
   it('gives a newcomer the latest price at once', async () => {
@@ -95,12 +113,19 @@ describe('PriceHub', () => {
     const b: number[] = [];
     const stopA = s.hub.subscribe(aapl, { tick: (t) => a.push(t.price) });
     const stopB = s.hub.subscribe(aapl, { tick: (t) => b.push(t.price) });
-    await until(() => a.length === 1 && b.length === 1);
+    await s.clock.advance(0);
     expect(a).toEqual([200]);
+    expect(b).toEqual([200]);
+    expect(s.provider.calls.quote).toBe(1);
+    s.provider.prices.set('AAPL', 201);
+    await s.clock.advance(60_000);
+    expect(a.at(-1)).toBe(201);
+    expect(b).toEqual(a);
     stopA();
     stopB();
+    expect(s.clock.pending).toBe(0);
     const calls = s.provider.calls.quote;
-    await new Promise((r) => setTimeout(r, 80));
+    await s.clock.advance(60_000);
     expect(s.provider.calls.quote).toBe(calls);
   });
 
@@ -111,9 +136,29 @@ describe('PriceHub', () => {
     const errors: Error[] = [];
     const ticks: PriceTick[] = [];
     s.hub.subscribe(aapl, { tick: (t) => ticks.push(t), error: (e) => errors.push(e) });
-    await until(() => errors.length === 1);
+    await s.clock.advance(0);
+    expect(errors).toHaveLength(1);
     expect(errors[0]!.message).toMatch(/unknown symbol AAPL/);
+    // Later failures are not repeated to subscribers while the feed keeps failing.
+    await s.clock.advance(10_000);
+    expect(errors).toHaveLength(1);
     expect(ticks).toEqual([]);
+  });
+
+  it('backs off while the providers fail, and sends prices again once they answer', async () => {
+    const s = setup(['quote']);
+    hub = s.hub;
+    s.provider.prices.delete('AAPL');
+    const ticks: number[] = [];
+    s.hub.subscribe(aapl, { tick: (t) => ticks.push(t.price), error: () => {} });
+    // Polls at 0, then 40, 80, 160, 320 ms apart (20 ms doubled per failure).
+    await s.clock.advance(599);
+    expect(s.provider.calls.quote).toBe(4);
+    await s.clock.advance(1);
+    expect(s.provider.calls.quote).toBe(5);
+    s.provider.prices.set('AAPL', 200);
+    await s.clock.advance(640);
+    expect(ticks).toEqual([200]);
   });
 });
 

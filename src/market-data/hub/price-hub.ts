@@ -1,3 +1,4 @@
+import { type Scheduler, systemClock, type TimerHandle } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
 import { instrumentKey } from '../instruments.ts';
 import type { MarketDataService } from '../market-data.service.ts';
@@ -38,6 +39,8 @@ export interface PriceHubOptions {
   readonly pollIntervalMs: number;
   /** How often a streamed symbol's reference quote (previous close, volume) is refreshed. */
   readonly referenceRefreshMs: number;
+  /** Time and timers behind rate limits, polls and refreshes (tests pass a manual clock). */
+  readonly clock: Scheduler;
 }
 
 interface Subscriber {
@@ -45,7 +48,7 @@ interface Subscriber {
   readonly intervalMs: number;
   lastSentAt: number;
   lastSentSeq: number;
-  timer: NodeJS.Timeout | undefined;
+  timer: TimerHandle | undefined;
 }
 
 interface Feed {
@@ -73,7 +76,7 @@ export class PriceHub {
     private readonly logger: Logger,
     options: Partial<PriceHubOptions> = {},
   ) {
-    this.#options = { pollIntervalMs: 1_000, referenceRefreshMs: 30_000, ...options };
+    this.#options = { pollIntervalMs: 1_000, referenceRefreshMs: 30_000, clock: systemClock, ...options };
   }
 
   /** Starts (or joins) the feed for `instrument`; returns the function that leaves it. */
@@ -106,7 +109,7 @@ export class PriceHub {
     return () => {
       if (left) return;
       left = true;
-      clearTimeout(sub.timer);
+      this.#options.clock.clearTimeout(sub.timer);
       feed.subscribers.delete(sub);
       if (feed.subscribers.size === 0 && this.#feeds.get(key) === feed) {
         this.#feeds.delete(key);
@@ -128,7 +131,7 @@ export class PriceHub {
   /** Stops every upstream (shutdown). */
   close(): void {
     for (const feed of this.#feeds.values()) {
-      for (const sub of feed.subscribers) clearTimeout(sub.timer);
+      for (const sub of feed.subscribers) this.#options.clock.clearTimeout(sub.timer);
       feed.stop();
     }
     this.#feeds.clear();
@@ -161,8 +164,7 @@ export class PriceHub {
           this.logger.debug({ err: error, symbol: feed.instrument.symbol }, 'reference quote failed'),
       );
     void refresh();
-    const refresher = setInterval(refresh, this.#options.referenceRefreshMs);
-    refresher.unref();
+    const stopRefreshing = this.#every(refresh, this.#options.referenceRefreshMs);
     const unsubscribe = stream({
       instrument: feed.instrument,
       onTick: (tick) => {
@@ -175,21 +177,22 @@ export class PriceHub {
           'price stream failed; polling instead',
         );
         for (const sub of feed.subscribers) sub.listener.error?.(error);
-        clearInterval(refresher);
+        stopRefreshing();
         unsubscribe();
         this.#startPolling(key, feed);
       },
     });
     feed.stop = () => {
       stopped = true;
-      clearInterval(refresher);
+      stopRefreshing();
       unsubscribe();
     };
   }
 
   #startPolling(key: string, feed: Feed): void {
     let stopped = false;
-    let timer: NodeJS.Timeout | undefined;
+    const { clock } = this.#options;
+    let timer: TimerHandle | undefined;
     let failures = 0;
     const poll = async () => {
       try {
@@ -221,14 +224,13 @@ export class PriceHub {
       if (!stopped) {
         // Back off while the providers fail (up to 30 s), so a dead upstream is not hammered.
         const wait = Math.min(30_000, this.#options.pollIntervalMs * 2 ** Math.min(failures, 5));
-        timer = setTimeout(poll, wait);
-        timer.unref();
+        timer = clock.setTimeout(poll, wait);
       }
     };
     void poll();
     feed.stop = () => {
       stopped = true;
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
     };
   }
 
@@ -242,22 +244,34 @@ export class PriceHub {
 
   /** Sends now if the subscriber's interval allows, else once, at the end of its interval. */
   #offer(sub: Subscriber, feed: Feed): void {
-    if (sub.timer) return;
-    const wait = sub.lastSentAt + sub.intervalMs - Date.now();
+    if (sub.timer !== undefined) return;
+    const { clock } = this.#options;
+    const wait = sub.lastSentAt + sub.intervalMs - clock.now().getTime();
     if (wait <= 0) {
       this.#send(sub, feed.last!);
       return;
     }
-    sub.timer = setTimeout(() => {
+    sub.timer = clock.setTimeout(() => {
       sub.timer = undefined;
       if (feed.last && feed.last.seq > sub.lastSentSeq && feed.subscribers.has(sub))
         this.#send(sub, feed.last);
     }, wait);
-    sub.timer.unref();
+  }
+
+  /** Calls `fn` every `ms` until the returned function is called (an interval on the hub's clock). */
+  #every(fn: () => void, ms: number): () => void {
+    const { clock } = this.#options;
+    let timer: TimerHandle;
+    const beat = () => {
+      timer = clock.setTimeout(beat, ms);
+      fn();
+    };
+    timer = clock.setTimeout(beat, ms);
+    return () => clock.clearTimeout(timer);
   }
 
   #send(sub: Subscriber, tick: PriceTick): void {
-    sub.lastSentAt = Date.now();
+    sub.lastSentAt = this.#options.clock.now().getTime();
     sub.lastSentSeq = tick.seq;
     try {
       sub.listener.tick(tick);

@@ -1,9 +1,8 @@
 import { ValidationError } from '../../platform/errors.ts';
 import { parseInstrument } from '../instruments.ts';
+import { MAX_SYMBOLS_PER_REQUEST } from '../limits.ts';
 import type { MarketDataService } from '../market-data.service.ts';
 import type { AssetClass, Instrument } from '../types.ts';
-
-export const MAX_SYMBOLS_PER_SUBSCRIPTION = 50;
 
 /**
  * Parses the symbols of a price subscription and proves each has a price now (one cached quote),
@@ -16,10 +15,10 @@ export async function resolveStreamable(
   assetClass?: AssetClass,
 ): Promise<Instrument[]> {
   if (symbols.length === 0) throw new ValidationError('symbols', 'must name at least one symbol');
-  if (symbols.length > MAX_SYMBOLS_PER_SUBSCRIPTION) {
+  if (symbols.length > MAX_SYMBOLS_PER_REQUEST) {
     throw new ValidationError(
       'symbols',
-      `at most ${MAX_SYMBOLS_PER_SUBSCRIPTION} per subscription, got ${symbols.length}`,
+      `at most ${MAX_SYMBOLS_PER_REQUEST} per subscription, got ${symbols.length}`,
     );
   }
   // A listed-market hint must not turn BTC/USDT into an equity: only crypto is a parsing hint.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureJson } from '../../../test/support/fixtures.ts';
+import { describeWithFixtures, fixtureJson, itWithFixtures } from '../../../test/support/fixtures.ts';
 import { wallClockToUtc } from '../markets.ts';
 import {
   avNumber,
@@ -9,15 +9,6 @@ import {
   parseGlobalQuote,
 } from './alphavantage.parse.ts';
 import { ProviderError } from './provider-errors.ts';
-
-const GLOBAL_QUOTE = fixtureJson('alphavantage/GLOBAL_QUOTE-IBM.json');
-const DAILY = fixtureJson('alphavantage/TIME_SERIES_DAILY-IBM-trimmed.json');
-const EARNINGS = fixtureJson<{ quarterlyEarnings: Array<Record<string, string>> }>(
-  'alphavantage/EARNINGS-IBM.json',
-);
-const PREMIUM = fixtureJson(
-  'alphavantage/Information-premium-endpoint-TIME_SERIES_DAILY_ADJUSTED.cassette.json',
-);
 
 function errorOf(run: () => unknown): ProviderError {
   try {
@@ -59,7 +50,9 @@ describe('alphavantage numbers', () => {
   });
 });
 
-describe('alphavantage GLOBAL_QUOTE', () => {
+describeWithFixtures('alphavantage GLOBAL_QUOTE', () => {
+  const GLOBAL_QUOTE = fixtureJson('alphavantage/GLOBAL_QUOTE-IBM.json');
+
   it('reads the IBM quote; asOf is the trading day close in New York', () => {
     const quote = parseGlobalQuote(GLOBAL_QUOTE, 'IBM', null);
     expect(quote).toEqual({
@@ -90,7 +83,10 @@ describe('alphavantage GLOBAL_QUOTE', () => {
 });
 
 describe('alphavantage soft errors', () => {
-  it('maps the premium-endpoint Information body to unauthorized', () => {
+  itWithFixtures('maps the premium-endpoint Information body to unauthorized', () => {
+    const PREMIUM = fixtureJson(
+      'alphavantage/Information-premium-endpoint-TIME_SERIES_DAILY_ADJUSTED.cassette.json',
+    );
     const error = errorOf(() => expectData(PREMIUM, 'Time Series (Daily)', 'GME'));
     expect(error.kind).toBe('unauthorized');
     expect(error.message).toContain('premium endpoint');
@@ -113,7 +109,9 @@ describe('alphavantage soft errors', () => {
   });
 });
 
-describe('alphavantage TIME_SERIES_DAILY', () => {
+describeWithFixtures('alphavantage TIME_SERIES_DAILY', () => {
+  const DAILY = fixtureJson('alphavantage/TIME_SERIES_DAILY-IBM-trimmed.json');
+
   it('reads the daily bars ascending, each at the New York open of its date', () => {
     const bars = parseDailySeries(DAILY, 'IBM');
     expect(bars).toEqual([
@@ -137,7 +135,10 @@ describe('alphavantage TIME_SERIES_DAILY', () => {
   });
 });
 
-describe('alphavantage EARNINGS', () => {
+describeWithFixtures('alphavantage EARNINGS', () => {
+  const EARNINGS = fixtureJson<{ quarterlyEarnings: Array<Record<string, string>> }>(
+    'alphavantage/EARNINGS-IBM.json',
+  );
   const all = [new Date('1990-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z')] as const;
 
   it('reads every quarterly report, ascending', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureJson } from '../../../test/support/fixtures.ts';
+import { describeWithFixtures, fixtureJson, itWithFixtures } from '../../../test/support/fixtures.ts';
 import { parseInstrument } from '../instruments.ts';
 import {
   barsInRange,
@@ -50,7 +50,7 @@ describe('symbols', () => {
   });
 });
 
-describe('24hr ticker', () => {
+describeWithFixtures('24hr ticker', () => {
   it('makes a quote whose reference is the window open and whose time is closeTime', () => {
     const quote = quoteFromTicker(parseTicker24h(ticker()), BTC_USDT);
     expect(quote).toMatchObject({
@@ -96,7 +96,7 @@ describe('24hr ticker', () => {
   });
 });
 
-describe('klines', () => {
+describeWithFixtures('klines', () => {
   const bars = parseKlines(fixtureJson('binance/api-v3-klines-BTCUSDT-1m-limit10.json'));
 
   it('parses 12-field arrays with string prices, stamped with the open time', () => {
@@ -130,7 +130,7 @@ describe('klines', () => {
   });
 });
 
-describe('depth', () => {
+describeWithFixtures('depth', () => {
   const body = fixtureJson('binance/api-v3-depth-BTCUSDT-limit10.json');
 
   it('parses levels best first and cuts to the depth asked', () => {
@@ -144,7 +144,7 @@ describe('depth', () => {
   });
 });
 
-describe('premiumIndex (documentation sample)', () => {
+describeWithFixtures('premiumIndex (documentation sample)', () => {
   it('gives the running funding rate per 8 h with mark price and next funding time', () => {
     const body = fixtureJson('binance/fapi-v1-premiumIndex-BTCUSDT.DOCS-SAMPLE.json');
     expect(parsePremiumIndex(body, BTC_USDT)).toEqual({
@@ -175,7 +175,7 @@ describe('error answers', () => {
 });
 
 describe('stream payloads', () => {
-  it('parses a combined trade event without the removed b/a fields', () => {
+  itWithFixtures('parses a combined trade event without the removed b/a fields', () => {
     const envelope = parseCombined(fixtureJson('binance/ws-spot-trade-ETHUSDT.json'));
     expect(envelope?.stream).toBe('ethusdt@trade');
     const { b: _, a: __, ...withoutOrderIds } = envelope!.data;
@@ -190,7 +190,7 @@ describe('stream payloads', () => {
     }
   });
 
-  it('parses an aggTrade event with its trade time', () => {
+  itWithFixtures('parses an aggTrade event with its trade time', () => {
     const envelope = parseCombined(fixtureJson('binance/ws-spot-aggTrade-NKNUSDT.json'));
     expect(envelope?.stream).toBe('nknusdt@aggTrade');
     expect(parseTradeEvent(envelope!.data)).toEqual({
@@ -201,7 +201,7 @@ describe('stream payloads', () => {
     });
   });
 
-  it('parses an open kline event', () => {
+  itWithFixtures('parses an open kline event', () => {
     const envelope = parseCombined(fixtureJson('binance/ws-spot-kline_1m-NKNUSDT-open.json'));
     expect(parseKlineEvent(envelope!.data)).toEqual({
       symbol: 'NKNUSDT',
@@ -219,7 +219,7 @@ describe('stream payloads', () => {
     });
   });
 
-  it('refuses events that are not what they should be', () => {
+  itWithFixtures('refuses events that are not what they should be', () => {
     const kline = parseCombined(fixtureJson('binance/ws-spot-kline_1m-NKNUSDT-open.json'))!.data;
     expect(() => parseTradeEvent(kline)).toThrow(/not a trade/);
     const ticker24h = fixtureJson<Record<string, unknown>>(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureJson, loadFixture } from '../../../test/support/fixtures.ts';
+import {
+  describeWithFixtures,
+  fixtureJson,
+  itWithFixtures,
+  loadFixture,
+} from '../../../test/support/fixtures.ts';
 import { KNOWN_COINS, parseInstrument } from '../instruments.ts';
 import {
   aggregate,
@@ -51,50 +56,56 @@ describe('ids and currencies', () => {
 describe('/simple/price', () => {
   const file = 'coingecko/simple-price-ids-bitcoin-vs-usd.json';
 
-  it('reads the recorded price; without the include_* fields change is unknown and time is the response time', () => {
-    const quote = quoteFromSimplePrice(fixtureJson(file), BTC_USD, BITCOIN_USD, recordedTime(file));
-    expect(quote).toEqual({
-      symbol: 'BTC/USD',
-      price: 49013,
-      change: null,
-      changePercent: null,
-      previousClose: null,
-      open: null,
-      dayHigh: null,
-      dayLow: null,
-      volume: null,
-      currency: 'USD',
-      asOf: new Date('2021-05-15T13:42:20Z'),
-      marketState: 'continuous',
-    });
-  });
+  itWithFixtures(
+    'reads the recorded price; without the include_* fields change is unknown and time is the response time',
+    () => {
+      const quote = quoteFromSimplePrice(fixtureJson(file), BTC_USD, BITCOIN_USD, recordedTime(file));
+      expect(quote).toEqual({
+        symbol: 'BTC/USD',
+        price: 49013,
+        change: null,
+        changePercent: null,
+        previousClose: null,
+        open: null,
+        dayHigh: null,
+        dayLow: null,
+        volume: null,
+        currency: 'USD',
+        asOf: new Date('2021-05-15T13:42:20Z'),
+        marketState: 'continuous',
+      });
+    },
+  );
 
-  it('derives the reference price from the 24 h change and takes last_updated_at as the time', () => {
-    // The documented include_* shape, filled with the /coins/markets recording's values for bitcoin.
-    const market = fixtureJson<Array<Record<string, number | string>>>(
-      'coingecko/coins-markets-ids-bitcoin-vs-usd.json',
-    )[0]!;
-    const updatedAt = Math.floor(Date.parse(String(market.last_updated)) / 1000);
-    const body = {
-      bitcoin: {
-        usd: market.current_price,
-        usd_24h_vol: market.total_volume,
-        usd_24h_change: market.price_change_percentage_24h,
-        last_updated_at: updatedAt,
-      },
-    };
-    const quote = quoteFromSimplePrice(body, parseInstrument('BTC/USDT'), BITCOIN_USD, null);
-    expect(quote.symbol).toBe('BTC/USDT');
-    expect(quote.currency).toBe('USD');
-    expect(quote.asOf).toEqual(new Date(updatedAt * 1000));
-    expect(quote.changePercent).toBe(-4.37931);
-    expect(quote.previousClose).toBeCloseTo(49053 / (1 - 0.0437931), 6);
-    expect(quote.change).toBeCloseTo(49053 - quote.previousClose!, 9);
-    // CoinGecko's own absolute change for the same window agrees to within a dollar.
-    expect(Math.abs(quote.change! - Number(market.price_change_24h))).toBeLessThan(1);
-    // Volume in coins is not reported (only in the vs_currency), so it stays unknown.
-    expect(quote.volume).toBeNull();
-  });
+  itWithFixtures(
+    'derives the reference price from the 24 h change and takes last_updated_at as the time',
+    () => {
+      // The documented include_* shape, filled with the /coins/markets recording's values for bitcoin.
+      const market = fixtureJson<Array<Record<string, number | string>>>(
+        'coingecko/coins-markets-ids-bitcoin-vs-usd.json',
+      )[0]!;
+      const updatedAt = Math.floor(Date.parse(String(market.last_updated)) / 1000);
+      const body = {
+        bitcoin: {
+          usd: market.current_price,
+          usd_24h_vol: market.total_volume,
+          usd_24h_change: market.price_change_percentage_24h,
+          last_updated_at: updatedAt,
+        },
+      };
+      const quote = quoteFromSimplePrice(body, parseInstrument('BTC/USDT'), BITCOIN_USD, null);
+      expect(quote.symbol).toBe('BTC/USDT');
+      expect(quote.currency).toBe('USD');
+      expect(quote.asOf).toEqual(new Date(updatedAt * 1000));
+      expect(quote.changePercent).toBe(-4.37931);
+      expect(quote.previousClose).toBeCloseTo(49053 / (1 - 0.0437931), 6);
+      expect(quote.change).toBeCloseTo(49053 - quote.previousClose!, 9);
+      // CoinGecko's own absolute change for the same window agrees to within a dollar.
+      expect(Math.abs(quote.change! - Number(market.price_change_24h))).toBeLessThan(1);
+      // Volume in coins is not reported (only in the vs_currency), so it stays unknown.
+      expect(quote.volume).toBeNull();
+    },
+  );
 
   it('says unknown for `{}` and for a coin without the asked currency', () => {
     const unknown = (body: unknown) => {
@@ -112,7 +123,7 @@ describe('/simple/price', () => {
     expect(unknown([])).toBe('bad_response');
   });
 
-  it('will not make up a time', () => {
+  itWithFixtures('will not make up a time', () => {
     expect(() => quoteFromSimplePrice(fixtureJson(file), BTC_USD, BITCOIN_USD, null)).toThrow(/Date header/);
   });
 });
@@ -120,7 +131,7 @@ describe('/simple/price', () => {
 describe('/coins/markets', () => {
   const file = 'coingecko/coins-markets-ids-bitcoin-vs-usd.json';
 
-  it('gives 24 h statistics with market cap and quote volume (base volume unknown)', () => {
+  itWithFixtures('gives 24 h statistics with market cap and quote volume (base volume unknown)', () => {
     const stats = statsFromMarkets(fixtureJson(file), BTC_USD, BITCOIN_USD, recordedTime(file));
     expect(stats).toEqual({
       symbol: 'BTC/USD',
@@ -137,7 +148,7 @@ describe('/coins/markets', () => {
     });
   });
 
-  it('drops a market cap that is not in USD and says unknown for an empty list', () => {
+  itWithFixtures('drops a market cap that is not in USD and says unknown for an empty list', () => {
     const inEur = statsFromMarkets(
       fixtureJson(file),
       parseInstrument('BTC/EUR'),
@@ -149,7 +160,7 @@ describe('/coins/markets', () => {
   });
 });
 
-describe('/coins/{id}/ohlc', () => {
+describeWithFixtures('/coins/{id}/ohlc', () => {
   const body = fixtureJson<number[][]>('coingecko/coins-bitcoin-ohlc-days7-usd.json');
 
   it('turns 42 close-stamped 4 h candles into bars stamped with their open time, volume null', () => {
@@ -216,7 +227,7 @@ describe('/coins/{id}/ohlc', () => {
 });
 
 describe('error answers', () => {
-  it('maps 404 to unknown_symbol and the recorded 422 to a refusal', () => {
+  itWithFixtures('maps 404 to unknown_symbol and the recorded 422 to a refusal', () => {
     expect(coinGeckoError(200, {}, 'BTC/USD')).toBeUndefined();
     expect(coinGeckoError(404, { error: 'coin not found' }, 'X/USD')?.kind).toBe('unknown_symbol');
     const missing = loadFixture('coingecko/simple-price-error-422-missing-params.json');

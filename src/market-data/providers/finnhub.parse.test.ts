@@ -1,12 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { fixtureJson } from '../../../test/support/fixtures.ts';
+import { expect, it } from 'vitest';
+import { describeWithFixtures, fixtureJson } from '../../../test/support/fixtures.ts';
 import { wallClockToUtc } from '../markets.ts';
 import { parseCandles, parseEarningsCalendar, parseQuote } from './finnhub.parse.ts';
 import { ProviderError } from './provider-errors.ts';
-
-const QUOTE = fixtureJson('finnhub/quote-AAPL.json');
-const CALENDAR = fixtureJson('finnhub/calendar-earnings-AAPL.json');
-const CANDLES = fixtureJson('finnhub/stock-candle-D.DOCS-SAMPLE.json');
 
 function kindOf(run: () => unknown): string | undefined {
   try {
@@ -17,7 +13,9 @@ function kindOf(run: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('finnhub quote', () => {
+describeWithFixtures('finnhub quote', () => {
+  const QUOTE = fixtureJson('finnhub/quote-AAPL.json');
+
   it('reads the AAPL quote at the time Finnhub stamped it', () => {
     expect(parseQuote(QUOTE, 'AAPL')).toEqual({
       symbol: 'AAPL',
@@ -41,7 +39,8 @@ describe('finnhub quote', () => {
   });
 });
 
-describe('finnhub earnings calendar', () => {
+describeWithFixtures('finnhub earnings calendar', () => {
+  const CALENDAR = fixtureJson('finnhub/calendar-earnings-AAPL.json');
   const from = new Date('2026-05-01T00:00:00Z');
   const to = new Date('2026-08-31T00:00:00Z');
 
@@ -70,7 +69,9 @@ describe('finnhub earnings calendar', () => {
   });
 });
 
-describe('finnhub candles', () => {
+describeWithFixtures('finnhub candles', () => {
+  const CANDLES = fixtureJson('finnhub/stock-candle-D.DOCS-SAMPLE.json');
+
   it('reads the documented daily candles, timed at the New York open of each date', () => {
     const bars = parseCandles(CANDLES, true);
     expect(bars.map((bar) => bar.time.toISOString())).toEqual([

@@ -8,15 +8,34 @@ import type { MarketDataProvider } from './provider.ts';
 import { createSimulatedProvider } from './simulated/simulated.provider.ts';
 import { createYahooProvider } from './yahoo.provider.ts';
 
-/** Builds the configured providers, in configuration order (the tie-breaker of arbitration). */
-export function createProviders(config: MarketDataConfig, clock: Clock): MarketDataProvider[] {
-  return config.providers.map((id) => createProvider(id, config, clock));
+/** What the monitoring watches, which the simulated market acts out in demo activity. */
+export interface Watched {
+  /** `config.watchdogs.correlationPairs`. */
+  readonly correlationPairs?: readonly (readonly [string, string])[];
 }
 
-function createProvider(id: ProviderId, config: MarketDataConfig, clock: Clock): MarketDataProvider {
+/** Builds the configured providers, in configuration order (the tie-breaker of arbitration). */
+export function createProviders(
+  config: MarketDataConfig,
+  clock: Clock,
+  watched: Watched = {},
+): MarketDataProvider[] {
+  return config.providers.map((id) => createProvider(id, config, clock, watched));
+}
+
+function createProvider(
+  id: ProviderId,
+  config: MarketDataConfig,
+  clock: Clock,
+  watched: Watched,
+): MarketDataProvider {
   switch (id) {
     case 'simulated':
-      return createSimulatedProvider({ ...config.simulated, clock });
+      return createSimulatedProvider({
+        ...config.simulated,
+        clock,
+        correlationPairs: watched.correlationPairs,
+      });
     case 'yahoo':
       return createYahooProvider({ baseUrl: config.yahoo.baseUrl, timeoutMs: config.timeoutMs, clock });
     case 'binance':

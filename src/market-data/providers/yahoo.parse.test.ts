@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureJson, loadFixture } from '../../../test/support/fixtures.ts';
+import {
+  describeWithFixtures,
+  fixtureJson,
+  itWithFixtures,
+  loadFixture,
+} from '../../../test/support/fixtures.ts';
 import { ProviderError } from './provider-errors.ts';
 import {
   assetClassOf,
@@ -35,7 +40,7 @@ function kindOf(run: () => unknown): string | undefined {
 }
 
 describe('yahoo chart v8', () => {
-  it('reads the full TSLA daily history, split-adjusted, with adjusted closes', () => {
+  itWithFixtures('reads the full TSLA daily history, split-adjusted, with adjusted closes', () => {
     const { bars } = chartOf(TSLA_1D, 'TSLA');
     expect(bars).toHaveLength(3303);
     expect(bars[0]!.time.toISOString()).toBe('2010-06-29T13:30:00.000Z');
@@ -45,14 +50,14 @@ describe('yahoo chart v8', () => {
     expect(bars.at(-1)!.volume).toBe(98_866_600);
   });
 
-  it('keeps adjclose apart from close where dividends make them differ', () => {
+  itWithFixtures('keeps adjclose apart from close where dividends make them differ', () => {
     const { bars } = chartOf(MSFT_1D, 'MSFT');
     expect(bars).toHaveLength(252);
     expect(bars[0]!.close).toBeCloseTo(239.65, 2);
     expect(bars[0]!.adjClose).toBeCloseTo(231.1865, 3);
   });
 
-  it('drops the 1m bar with null prices and cuts the bar Yahoo sends past the range', () => {
+  itWithFixtures('drops the 1m bar with null prices and cuts the bar Yahoo sends past the range', () => {
     const { bars } = chartOf(AAPL_1M, 'AAPL');
     expect(bars).toHaveLength(390);
     expect(bars.some((bar) => bar.time.toISOString() === '2024-10-02T15:15:00.000Z')).toBe(false);
@@ -63,7 +68,7 @@ describe('yahoo chart v8', () => {
     expect(inRange.every((bar) => bar.adjClose === undefined)).toBe(true);
   });
 
-  it('treats period2 as exclusive although Yahoo includes the bar at period2', () => {
+  itWithFixtures('treats period2 as exclusive although Yahoo includes the bar at period2', () => {
     const { bars } = chartOf(BTC_1D, 'BTC/USD');
     expect(bars).toHaveLength(3);
     const inRange = barsInRange(bars, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-03T00:00:00Z'));
@@ -73,7 +78,7 @@ describe('yahoo chart v8', () => {
     ]);
   });
 
-  it('sorts and deduplicates bars by time, the later entry winning', () => {
+  itWithFixtures('sorts and deduplicates bars by time, the later entry winning', () => {
     const body = fixtureJson<{
       chart: {
         result: Array<{ timestamp: number[]; indicators: { quote: Array<Record<string, unknown[]>> } }>;
@@ -93,13 +98,13 @@ describe('yahoo chart v8', () => {
     expect(bars[0]!.close).toBe(bars[2]!.close);
   });
 
-  it('reads a weekend without timestamps as no bars', () => {
+  itWithFixtures('reads a weekend without timestamps as no bars', () => {
     const { bars, meta } = chartOf(WEEKEND, 'AAPL');
     expect(bars).toEqual([]);
     expect(meta.symbol).toBe('AAPL');
   });
 
-  it('maps the 404 "No data found" chart error to unknown_symbol', () => {
+  itWithFixtures('maps the 404 "No data found" chart error to unknown_symbol', () => {
     expect(kindOf(() => chartOf(SI_404, 'SI'))).toBe('unknown_symbol');
   });
 
@@ -111,7 +116,7 @@ describe('yahoo chart v8', () => {
   });
 });
 
-describe('yahoo quote from chart meta', () => {
+describeWithFixtures('yahoo quote from chart meta', () => {
   it('takes the price, its own time and the previous session close from the meta', () => {
     const quote = quoteFromChart(chartOf(AAPL_1M, 'AAPL'), 'AAPL', 'equity');
     expect(quote).toMatchObject({
@@ -169,7 +174,7 @@ describe('yahoo quote from chart meta', () => {
   });
 });
 
-describe('yahoo profile from quote v7', () => {
+describeWithFixtures('yahoo profile from quote v7', () => {
   const body = JSON.parse(loadFixture(QUOTE_V7).body);
   const fallback = new Date('2000-01-01T00:00:00Z');
 

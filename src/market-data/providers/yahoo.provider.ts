@@ -2,7 +2,16 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../../platform/clock.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { yahooSymbol } from '../instruments.ts';
-import type { AssetClass, Bar, BarInterval, Instrument, Profile, Quote, VenueStatus } from '../types.ts';
+import {
+  type AssetClass,
+  type Bar,
+  type BarInterval,
+  ASSET_CLASSES as EVERY_ASSET_CLASS,
+  type Instrument,
+  type Profile,
+  type Quote,
+  type VenueStatus,
+} from '../types.ts';
 import { ProviderHttp } from './http/provider-http.ts';
 import { probeVenue } from './http/venue-probe.ts';
 import type { BarsCall, Call, Capability, InstrumentCall, MarketDataProvider } from './provider.ts';
@@ -31,7 +40,7 @@ export interface YahooOptions {
 }
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'bars', 'profile', 'venueStatus']);
-const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['equity', 'etf', 'index', 'crypto', 'fx', 'macro']);
+const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(EVERY_ASSET_CLASS);
 const INTERVALS: Readonly<Record<BarInterval, string>> = {
   '1m': '1m',
   '5m': '5m',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { intervalMsProblem, UPDATE_INTERVAL_MS } from '../../platform/limits.ts';
 import type { PriceTick } from '../hub/price-hub.ts';
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION, MAX_SYMBOLS_PER_REQUEST } from '../limits.ts';
 import type { OhlcvBar } from './ohlcv.ts';
 
 /**
@@ -13,10 +15,8 @@ export type StreamType = (typeof STREAM_TYPES)[number];
 export const SUPPORTED_STREAM_TYPES: readonly StreamType[] = ['price', 'quote', 'ohlcv', 'multi_asset'];
 
 export const LIMITS = {
-  symbolsPerSubscription: 50,
-  subscriptionsPerConnection: 20,
-  intervalMinMs: 100,
-  intervalMaxMs: 60_000,
+  symbolsPerSubscription: MAX_SYMBOLS_PER_REQUEST,
+  subscriptionsPerConnection: MAX_SUBSCRIPTIONS_PER_CONNECTION,
   heartbeatMs: 30_000,
   /** Client messages per second (sustained) and burst before the connection is closed. */
   messagesPerSecond: 10,
@@ -47,9 +47,11 @@ const subscribeSchema = z.object({
   interval_ms: z
     .number({ error: 'must be a number of milliseconds' })
     .int()
-    .min(LIMITS.intervalMinMs, { error: `must be at least ${LIMITS.intervalMinMs}` })
-    .max(LIMITS.intervalMaxMs, { error: `must be at most ${LIMITS.intervalMaxMs}` })
-    .default(1000),
+    .superRefine((ms, ctx) => {
+      const problem = intervalMsProblem(ms);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .default(UPDATE_INTERVAL_MS.default),
   data_type: z.string().default('price'),
   params: z.record(z.string(), z.unknown()).default({}),
 });

@@ -7,7 +7,7 @@ import type { PriceHub, PriceTick } from '../hub/price-hub.ts';
 import { namesInstrument, resolveStreamable } from '../hub/streamable.ts';
 import type { MarketDataService } from '../market-data.service.ts';
 import { TokenBucket } from '../providers/http/token-bucket.ts';
-import type { AssetClass, Instrument } from '../types.ts';
+import { ASSET_CLASSES, type AssetClass, type Instrument } from '../types.ts';
 import { MinuteBars } from './ohlcv.ts';
 import {
   type ErrorCode,
@@ -46,7 +46,7 @@ interface Connection {
 
 /** Close code for a policy violation (limits, malformed path). */
 const POLICY = 1008;
-const ASSET_TYPES = new Set<AssetClass>(['equity', 'etf', 'index', 'crypto', 'fx', 'macro']);
+const ASSET_TYPES = new Set<AssetClass>(ASSET_CLASSES);
 
 /**
  * Connections of /ws/stream and /ws/prices/{symbols}. Every subscription rides the shared price

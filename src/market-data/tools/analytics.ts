@@ -1,7 +1,9 @@
-import { ema, sma } from '../../fk-dsl/indicators/moving-averages.ts';
-import { macd, rsi } from '../../fk-dsl/indicators/oscillators.ts';
-import { annualizedVolatility, beta, logReturns } from '../../fk-dsl/indicators/statistics.ts';
-import { trend } from '../../fk-dsl/indicators/trend.ts';
+import { alignedLogReturns } from '../../quant/bar-alignment.ts';
+import { ema, sma } from '../../quant/indicators/moving-averages.ts';
+import { macd, rsi } from '../../quant/indicators/oscillators.ts';
+import { annualizedVolatility, beta } from '../../quant/indicators/statistics.ts';
+import { trend } from '../../quant/indicators/trend.ts';
+import { ANNUALISED_DAILY, periodsPerYear } from '../../quant/periods.ts';
 import type { AssetClass, Bar } from '../types.ts';
 
 /** Technical picture of an instrument from its daily closes, with the conventions used. */
@@ -25,17 +27,13 @@ export interface TechnicalSummary {
 
 export const TECHNICAL_CONVENTIONS =
   'Daily closes. RSI 14 with Wilder smoothing; SMA/EMA simple and SMA-seeded exponential averages; ' +
-  'MACD 12/26/9 on EMAs; volatility = sample standard deviation of the last 30 daily log returns x ' +
-  'sqrt(252) (sqrt(365) for crypto); trend = close vs SMA 50 and SMA 50 vs SMA 200.';
+  'MACD 12/26/9 on EMAs; volatility = sample standard deviation of the last 30 daily log returns ' +
+  `${ANNUALISED_DAILY}; trend = close vs SMA 50 and SMA 50 vs SMA 200.`;
 
 const last = (series: Float64Array) => {
   const v = series[series.length - 1];
   return v === undefined || Number.isNaN(v) ? null : v;
 };
-
-export function periodsPerYear(assetClass: AssetClass): number {
-  return assetClass === 'crypto' ? 365 : 252;
-}
 
 export function technicalSummary(bars: readonly Bar[], assetClass: AssetClass): TechnicalSummary | null {
   if (bars.length < 2) return null;
@@ -81,19 +79,8 @@ export function rangeAndVolume(bars: readonly Bar[], assetClass: AssetClass) {
 
 /** Beta of daily log returns against a benchmark's, on the dates both have (at least 60). */
 export function betaAgainst(bars: readonly Bar[], benchmark: readonly Bar[]): number | null {
-  const byDay = new Map(benchmark.map((b) => [dayKey(b.time), b.close]));
-  const a: number[] = [];
-  const m: number[] = [];
-  for (const bar of bars) {
-    const close = byDay.get(dayKey(bar.time));
-    if (close !== undefined) {
-      a.push(bar.close);
-      m.push(close);
-    }
-  }
-  if (a.length < 61) return null;
-  const value = beta(logReturns(a), logReturns(m));
+  const returns = alignedLogReturns(bars, benchmark, 'day');
+  if (returns.a.length < 60) return null;
+  const value = beta(returns.a, returns.b);
   return Number.isFinite(value) ? value : null;
 }
-
-const dayKey = (d: Date) => d.toISOString().slice(0, 10);

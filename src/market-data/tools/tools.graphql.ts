@@ -1,5 +1,5 @@
+import { builder } from '../../builder.ts';
 import type { AppDeps } from '../../deps.ts';
-import { builder } from '../../platform/graphql/builder.ts';
 import { AssetClassEnum, BarRef, LineageRef, QuoteRef } from '../market-data.graphql.ts';
 import type { TechnicalSummary } from './analytics.ts';
 import { type BookSummary, type CoinMarket, type CoinSearchResult, searchByCoin } from './search-by-coin.ts';

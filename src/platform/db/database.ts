@@ -8,9 +8,11 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Logger } from '../observability/logger.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
-import * as schema from './schema.ts';
-
-export type Schema = typeof schema;
+/**
+ * The tables the handle knows (every module's `*.sql.ts` exports). The platform never names a
+ * table itself: the app hands them over. Repositories use the query builder with their own tables.
+ */
+export type Schema = Record<string, unknown>;
 /** One typed handle over both drivers; repositories accept either a database or a transaction. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -43,6 +45,8 @@ export interface DatabaseOptions {
   readonly pgliteDir: string;
   readonly poolSize?: number;
   readonly logger: Logger;
+  /** Every module's tables, for drizzle's typed handle. */
+  readonly tables?: Schema;
 }
 
 export function pgliteDirFor(dataDir: string): string {
@@ -59,7 +63,7 @@ function openPostgres(url: string, options: DatabaseOptions): PostgresHandle {
     onnotice: () => {},
     connection: { application_name: 'vigil' },
   });
-  const db = drizzlePostgres(sql, { schema }) as unknown as Database;
+  const db = drizzlePostgres(sql, { schema: options.tables ?? {} }) as unknown as Database;
   return {
     mode: 'postgres',
     url,
@@ -85,7 +89,7 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
     throw error;
   }
   options.logger.debug({ dir }, 'embedded database opened');
-  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  const db = drizzlePglite(pglite, { schema: options.tables ?? {} }) as unknown as Database;
   return {
     mode: 'pglite',
     dataDir: dir,

@@ -1,68 +1,34 @@
-import { type ExecutionArgs, type ExecutionResult, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
-import type { GraphQLServer } from './yoga.ts';
-
-interface Enveloped {
-  execute: (args: ExecutionArgs) => unknown;
-  subscribe: (args: ExecutionArgs) => unknown;
-}
+import type { OperationRunner } from '../operations/runner.ts';
 
 /**
- * graphql-ws over Yoga's envelop, so the plugins that guard HTTP (rate limits, error masking)
- * guard WebSocket operations too. Returns a dispose function.
+ * graphql-ws over the operation runner, so the plugins that guard HTTP (rate limits, error
+ * masking) guard WebSocket operations too. Returns a dispose function.
  */
-export function serveGraphqlWs(yoga: GraphQLServer, wss: WebSocketServer) {
+export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer) {
+  const prepared = new WeakMap<
+    object,
+    Extract<Awaited<ReturnType<OperationRunner['prepare']>>, { ok: true }>
+  >();
   return useServer(
     {
-      execute: (args) => runGuarded((args.rootValue as Enveloped).execute, args),
-      subscribe: (args) => runGuarded((args.rootValue as Enveloped).subscribe, args),
+      execute: (args) => prepared.get(args.rootValue as object)!.execute(args),
+      subscribe: (args) => prepared.get(args.rootValue as object)!.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params: payload,
+        const result = await runner.prepare({
+          document: payload.query,
+          operationName: payload.operationName ?? undefined,
+          variables: payload.variables ?? undefined,
+          transport: { req: ctx.extra.request, socket: ctx.extra.socket },
         });
-        let document: ReturnType<typeof parse>;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [isGraphQLError(error) ? error : new GraphQLError(String(error))];
-        }
-        const errors = validate(schema, document);
-        if (errors.length > 0) return errors;
-        return {
-          schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe } satisfies Enveloped,
-        };
+        if (!result.ok) return [...result.errors];
+        // The root value is only a key back to this operation's enveloped execute/subscribe.
+        const rootValue = {};
+        prepared.set(rootValue, result);
+        return { ...result.args, rootValue };
       },
     },
     wss,
   );
-}
-
-/**
- * A plugin that rejects an operation (the rate limiter) throws a GraphQLError from `execute`;
- * over WebSocket that becomes an ordinary error result instead of tearing down the connection.
- */
-async function runGuarded(
-  run: (args: ExecutionArgs) => unknown,
-  args: ExecutionArgs,
-): Promise<ExecutionResult | AsyncIterable<ExecutionResult>> {
-  try {
-    return (await run(args)) as ExecutionResult | AsyncIterable<ExecutionResult>;
-  } catch (error) {
-    if (isGraphQLError(error)) return { errors: [error] };
-    throw error;
-  }
-}
-
-/** By name, not instanceof: graphql ships CJS and ESM builds and either may have made the error. */
-function isGraphQLError(error: unknown): error is GraphQLError {
-  return error instanceof Error && error.name === 'GraphQLError';
 }

@@ -1,6 +1,6 @@
 import { type Identity, Store, useRateLimiter } from '@envelop/rate-limiter';
 import { createGraphQLError } from 'graphql-yoga';
-import type { GraphQLContext } from './context.ts';
+import type { BaseContext } from './yoga.ts';
 
 export interface RateLimitOptions {
   /** Calls allowed per client, per root field, per window. */
@@ -49,7 +49,7 @@ const key = (identity: Identity) => `${identity.contextIdentity}\u0000${identity
 export function rateLimitPlugin(options: RateLimitOptions, store = new SlidingWindowStore()) {
   const windowMs = options.windowSeconds * 1000;
   return useRateLimiter({
-    identifyFn: (context) => (context as GraphQLContext).viewer.clientId,
+    identifyFn: (context) => (context as BaseContext).viewer.clientId,
     store,
     configByField: [
       {

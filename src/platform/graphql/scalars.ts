@@ -1,10 +1,11 @@
-import { GraphQLError, Kind, type ValueNode } from 'graphql';
-import { builder } from './builder.ts';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
-builder.scalarType('DateTime', {
+/** Scalars every schema built on the platform can use (the builder registers them by name). */
+export const DateTimeScalar = new GraphQLScalarType<Date, string>({
+  name: 'DateTime',
   description: 'An instant in time, as an ISO 8601 string in UTC (for example 2026-01-31T14:30:00.000Z).',
   serialize: (value) => {
-    const date = value instanceof Date ? value : new Date(value);
+    const date = value instanceof Date ? value : new Date(value as string | number);
     if (Number.isNaN(date.getTime())) throw new GraphQLError(`DateTime cannot represent ${String(value)}`);
     return date.toISOString();
   },
@@ -16,7 +17,8 @@ builder.scalarType('DateTime', {
   },
 });
 
-builder.scalarType('JSON', {
+export const JsonScalar = new GraphQLScalarType<unknown, unknown>({
+  name: 'JSON',
   description: 'Any JSON value.',
   serialize: (value) => value,
   parseValue: (value) => value,

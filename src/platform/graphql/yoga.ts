@@ -1,37 +1,50 @@
-import type { GraphQLError } from 'graphql';
+import type { GraphQLError, GraphQLSchema } from 'graphql';
 import {
   createGraphQLError,
   createYoga,
   maskError as defaultMaskError,
+  type YogaInitialContext,
   type YogaServerInstance,
 } from 'graphql-yoga';
-import type { AppDeps } from '../../deps.ts';
 import { isAppError } from '../errors.ts';
-import { identifyClient, nodeHeaders } from '../http/client-identity.ts';
+import type { Viewer } from '../http/client-identity.ts';
 import type { ServerContext } from '../http/http-routes.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { GraphQLContext } from './context.ts';
-import { rateLimitPlugin } from './rate-limit.ts';
-import { schema } from './schema.ts';
+import { type RateLimitOptions, rateLimitPlugin } from './rate-limit.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
-/** Server context on both transports: HTTP (Node adapter) and graphql-ws (the upgrade request). */
-export type GraphQLServerContext = ServerContext;
-export type GraphQLServer = YogaServerInstance<GraphQLServerContext, GraphQLContext>;
+/** What every operation's context has, whatever else the app puts in it. */
+export interface BaseContext {
+  readonly viewer: Viewer;
+}
 
-export function createGraphQLServer(deps: AppDeps): GraphQLServer {
-  const { config, logger } = deps;
-  return createYoga<GraphQLServerContext, GraphQLContext>({
-    schema,
+/**
+ * Server context on every transport: HTTP (the Node adapter's req/res), graphql-ws (the upgrade
+ * request and socket) and the in-process operation runner (which may name the viewer itself).
+ */
+export type GraphQLServerContext = ServerContext & { readonly viewer?: Viewer };
+export type GraphQLServer = YogaServerInstance<GraphQLServerContext, BaseContext>;
+
+export interface GraphQLServerOptions<Context extends BaseContext> {
+  readonly schema: GraphQLSchema;
+  /** Builds an operation's context from the transport's initial context. */
+  readonly context: (initial: YogaInitialContext & GraphQLServerContext) => Context | Promise<Context>;
+  readonly rateLimit: RateLimitOptions;
+  readonly logger: Logger;
+}
+
+export function createGraphQLServer<Context extends BaseContext>(
+  options: GraphQLServerOptions<Context>,
+): GraphQLServer {
+  const { logger } = options;
+  return createYoga<GraphQLServerContext, BaseContext>({
+    schema: options.schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: { title: 'Vigil GraphQL', subscriptionsProtocol: 'WS' },
     logging: yogaLogger(logger.child({ component: 'graphql' })),
-    context: ({ request, req }) => ({
-      deps,
-      viewer: identifyClient(req ? nodeHeaders(req) : request.headers, req, config.trustProxy),
-    }),
+    context: (initial) => options.context(initial as YogaInitialContext & GraphQLServerContext),
     maskedErrors: {
       // Domain errors keep their message and code; anything else becomes "Unexpected error." and is
       // logged here. Never in development mode either: no stack trace reaches a client.
@@ -51,7 +64,7 @@ export function createGraphQLServer(deps: AppDeps): GraphQLServer {
         return masked;
       },
     },
-    plugins: [rateLimitPlugin(config.rateLimit)],
+    plugins: [rateLimitPlugin(options.rateLimit)],
   });
 }
 

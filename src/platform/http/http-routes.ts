@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAppError } from '../errors.ts';
+import { type ErrorTable, isAppError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { errorBody, errorResponse, json } from './responses.ts';
@@ -19,7 +19,7 @@ export interface RouteContext {
 
 export type RouteHandler = (request: Request, context: RouteContext) => Response | Promise<Response>;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 const UNMATCHED = '<unmatched>';
 
@@ -35,6 +35,7 @@ export class HttpRoutes {
   constructor(
     private readonly metrics: Metrics,
     private readonly logger: Logger,
+    private readonly errors: ErrorTable,
   ) {}
 
   add(methods: Method | readonly Method[], template: string, handler: RouteHandler): this {
@@ -75,7 +76,7 @@ export class HttpRoutes {
       }
     } catch (error) {
       if (isAppError(error)) {
-        response = errorResponse(error);
+        response = errorResponse(error, this.errors);
       } else {
         this.logger.error({ err: error, method, route: template }, 'unhandled error in HTTP route');
         response = json(errorBody('INTERNAL', 'internal server error'), 500);

@@ -1,50 +1,45 @@
-import type { AppState } from '../../app.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Registry } from 'prom-client';
 import type { HttpRoutes } from './http-routes.ts';
 import { json } from './responses.ts';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
+export interface OperationalOptions {
+  readonly version: string;
+  readonly uptimeSeconds: () => number;
+  /** The app's lifecycle state; readiness also needs it to be `running`. */
+  readonly state: () => string;
+  /** Dependencies that must answer for the app to be ready (name -> round trip). */
+  readonly checks: Readonly<Record<string, () => Promise<void>>>;
+  readonly registry: Registry;
+  /** The index at `/`: what each path serves. */
+  readonly endpoints: Readonly<Record<string, string>>;
+}
+
 /** `/healthz` (the process answers), `/readyz` (its dependencies answer), `/metrics`, and `/`. */
-export function registerOperationalRoutes(routes: HttpRoutes, deps: AppDeps, state: () => AppState): void {
+export function registerOperationalRoutes(routes: HttpRoutes, options: OperationalOptions): void {
   routes.add('GET', '/healthz', () =>
-    json({
-      status: 'ok',
-      version: deps.serverInfo.version,
-      uptime_seconds: deps.serverInfo.info().uptimeSeconds,
-    }),
+    json({ status: 'ok', version: options.version, uptime_seconds: options.uptimeSeconds() }),
   );
 
   routes.add('GET', '/readyz', async () => {
-    const [database, jobs] = await Promise.all([
-      check(() => deps.database.ping()),
-      check(() => deps.jobs.ping()),
-    ]);
-    const lifecycle = state();
-    const ready = lifecycle === 'running' && database.ok && jobs.ok;
-    return json(
-      { status: ready ? 'ready' : 'not_ready', state: lifecycle, checks: { database, jobs } },
-      ready ? 200 : 503,
-      { 'cache-control': 'no-store' },
-    );
+    const names = Object.keys(options.checks);
+    const results = await Promise.all(names.map((name) => check(options.checks[name]!)));
+    const checks = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
+    const lifecycle = options.state();
+    const ready = lifecycle === 'running' && results.every((r) => r.ok);
+    return json({ status: ready ? 'ready' : 'not_ready', state: lifecycle, checks }, ready ? 200 : 503, {
+      'cache-control': 'no-store',
+    });
   });
 
   routes.add('GET', '/metrics', async () => {
-    const registry = deps.metrics.registry;
+    const registry = options.registry;
     return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
   });
 
   routes.add('GET', '/', () =>
-    json({
-      name: 'vigil',
-      version: deps.serverInfo.version,
-      endpoints: {
-        graphql: '/graphql (HTTP GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)',
-        health: '/healthz',
-        readiness: '/readyz',
-        metrics: '/metrics',
-      },
-    }),
+    json({ name: 'vigil', version: options.version, endpoints: options.endpoints }),
   );
 }
 

@@ -1,4 +1,4 @@
-import type { AppError } from '../errors.ts';
+import type { AppError, ErrorTable } from '../errors.ts';
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -15,9 +15,13 @@ export function errorBody(code: string, message: string, details?: Readonly<Reco
   return { error: { code, message, ...(details ? { details } : {}) }, detail: message };
 }
 
-export function errorResponse(error: AppError): Response {
+/** A domain error as a REST response: its status comes from the error table. */
+export function errorResponse(
+  error: Pick<AppError, 'code' | 'message' | 'details'>,
+  table: ErrorTable,
+): Response {
   const headers: Record<string, string> = {};
   const retryAfter = error.details?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
-  return json(errorBody(error.code, error.message, error.details), error.status, headers);
+  return json(errorBody(error.code, error.message, error.details), table.status(error.code), headers);
 }

@@ -14,9 +14,6 @@ export const HISTORY_START_MS = Date.UTC(2015, 0, 1);
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
 
-/** Trading periods per year, to turn annual volatilities and rates into per-day ones. */
-export const PERIODS_PER_YEAR: Readonly<Record<CalendarKind, number>> = { us: 252, crypto: 365, fx: 261 };
-
 export interface Session {
   readonly openMs: number;
   readonly minutes: number;

@@ -1,4 +1,5 @@
-import { dayIndexOf, PERIODS_PER_YEAR, type Session, sessionOf } from './calendar.ts';
+import { periodsPerYear } from '../../../quant/periods.ts';
+import { dayIndexOf, type Session, sessionOf } from './calendar.ts';
 import { type DayPlan, type FlashEvent, normalEvent, planDay } from './day-plan.ts';
 import { FACTOR_INDEX, type FactorModel, type RegimeGroup } from './factors.ts';
 import { hashString, type Rand, stream } from './rng.ts';
@@ -180,7 +181,7 @@ export class DailyPath {
 
   #plan(day: number, session: Session, close: number, sigma: number): DayPlan {
     const demo = this.extras.demoEvents?.(day, session) ?? NO_EVENTS;
-    const perDay = this.params.eventsPerYear / PERIODS_PER_YEAR[this.spec.calendar];
+    const perDay = this.params.eventsPerYear / periodsPerYear(this.spec.calendar);
     const own = normalEvent(this.rand, this.id, day, session.minutes, perDay);
     let events = demo;
     if (
@@ -233,7 +234,7 @@ export class DailyPath {
     const p = this.params;
     const id = this.id;
     const rand = this.rand;
-    const perYear = PERIODS_PER_YEAR[this.spec.calendar];
+    const perYear = periodsPerYear(this.spec.calendar);
     const regime = this.factors.regime(p.group, d);
     const multiplier = this.factors.volMultiplier(p.group, d);
     const sd = (this.spec.vol * multiplier) / Math.sqrt(perYear);

@@ -8,7 +8,7 @@ import {
   sessionOf,
 } from './calendar.ts';
 import { DailyPath, type PathExtras } from './daily.ts';
-import { DemoSchedule } from './demo.ts';
+import { DemoSchedule, type WatchedPair } from './demo.ts';
 import { EarningsBook } from './earnings.ts';
 import { FactorModel } from './factors.ts';
 import { buildMinutePath, type MinutePath, SUBSTEPS, subPoints } from './intraday.ts';
@@ -53,13 +53,15 @@ export class SimulatedMarket {
   readonly #minutePaths = new Lru<string, MinutePath>(MINUTE_PATH_CACHE);
   readonly #scratch = new Float64Array(SUBSTEPS + 1);
 
+  /** `watched`: the correlation watchdog's pairs, whose correlation demo activity breaks. */
   constructor(
     seed: string,
     readonly activity: Activity,
+    watched: readonly WatchedPair[] = [],
   ) {
     this.rand = Rand.fromSeed(seed);
     this.factors = new FactorModel(this.rand);
-    this.demo = new DemoSchedule(this.rand, activity === 'demo');
+    this.demo = new DemoSchedule(this.rand, activity === 'demo', watched);
     this.earnings = new EarningsBook(this.rand, activity === 'demo');
     this.macro = new MacroSeries(this.rand, this.factors);
   }

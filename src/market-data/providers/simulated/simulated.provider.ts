@@ -31,23 +31,24 @@
  *   5-45 minutes [0.8 % of the time below 0.5x its 7-day average, 0.6 % below 0.3x]. demo: one coin
  *   at a time (10-minute slots) at 10-30 % of its usual depth.
  * - correlation_breakdown. normal: decoupled spells (loadings x0.2, ~10 trading days) 1.5 a year per
- *   stock, 1 per ETF, 2 per coin [7-day vs 90-day correlation of tracked pairs apart by > 0.5 in 5-14
- *   episodes a year]. demo: the second leg of each tracked pair is anti-correlated 2 h in every 6 h,
- *   the four crypto pairs 90 minutes apart [30-minute vs 6-hour correlation of 1-minute returns
- *   apart by >= 0.77 at 120 random instants].
+ *   stock, 1 per ETF, 2 per coin [7-day vs 90-day correlation of the default watched pairs apart by
+ *   > 0.5 in 5-14 episodes a year]. demo: the second leg of each watched pair (the
+ *   `correlationPairs` option, from WATCHDOG_CORRELATION_PAIRS) is anti-correlated 2 h in every 6 h,
+ *   crypto pairs a quarter period (90 minutes) apart [30-minute vs 6-hour correlation of 1-minute
+ *   returns apart by >= 0.77 at 120 random instants].
  * - exchange_outage. normal: 6 % of 2-hour blocks per venue hold a 2-12 minute incident, 2/3
  *   degraded (> 1 s), 1/3 down [0.25 % of venue-minutes]. demo: one venue at a time (5-minute slots).
  * - price_anomaly. normal: flash events (5.5-25 % within 2 minutes, 30-70 % recovered within 8-20)
  *   12 a year per coin, 1 per stock, 0.3 per ETF [~0.75 a day across the universe, ~10 % of them
- *   beyond 10 %]. demo: a 7.5-16 % flash move every 3 minutes on one of 10 coins outside the tracked
- *   pairs [>= 6.9 % within 5 minutes at every instant checked].
+ *   beyond 10 %]. demo: a 7.5-16 % flash move every 3 minutes on one of 10 coins outside the default
+ *   watched pairs [>= 6.9 % within 5 minutes at every instant checked].
  *
  * Streams: one shared timer beats every `tickMs`; each subscription gets the live price at
  * clock.now(). Instruments with sessions (US listings, indices, fx, VIX, yields) emit nothing while
  * their market is shut and resume at the next open; crypto streams around the clock.
  */
 import type { Clock } from '../../../platform/clock.ts';
-import type { AssetClass } from '../../types.ts';
+import { ASSET_CLASSES, type AssetClass } from '../../types.ts';
 import type {
   Call,
   Capability,
@@ -60,13 +61,14 @@ import type {
 } from '../provider.ts';
 import { ProviderError, unknownSymbol, unsupported } from '../provider-errors.ts';
 import { barSlots, MAX_BARS_PER_CALL, observationBars, pathBars, priceOf } from './bars.ts';
+import type { WatchedPair } from './demo.ts';
 import { Derivatives, tickSize } from './derivatives.ts';
 import { SimulatedMarket } from './market.ts';
 import { cryptoStatsOf, observedQuote, profileOf, quoteOf, snapshot, tradeSize } from './quotes.ts';
 import { guard, ID, lookup, noData, validDate } from './requests.ts';
 import { Ticker } from './ticker.ts';
 import { TRANSFER_ASSETS, TRANSFER_RETENTION_MS, TransferFeed } from './transfers.ts';
-import { capableOf, type Known, resolve, TRACKED_PAIRS, universeEntries, VENUE } from './universe.ts';
+import { capableOf, type Known, resolve, universeEntries, VENUE } from './universe.ts';
 import { COINS } from './universe-markets.ts';
 import { VenueBoard } from './venues.ts';
 
@@ -75,6 +77,12 @@ export interface SimulatedOptions {
   readonly activity: 'normal' | 'demo';
   readonly tickMs: number;
   readonly clock: Clock;
+  /**
+   * The pairs the correlation watchdog watches (WATCHDOG_CORRELATION_PAIRS): in demo activity the
+   * second member of each turns against its factors in windows. Pairs with a symbol this market does
+   * not list are ignored (see watchedPaths in demo.ts). None by default.
+   */
+  readonly correlationPairs?: readonly WatchedPair[];
 }
 
 const CAPABILITIES: readonly Capability[] = [
@@ -93,15 +101,13 @@ const MAX_BOOK_DEPTH = 1_000;
 /** Resting size per book level, as a fraction of a coin's daily USD volume. */
 const LEVEL_SHARE_OF_VOLUME = 2e-5;
 
-export function createSimulatedProvider(
-  options: SimulatedOptions,
-): MarketDataProvider & { readonly trackedPairs: readonly (readonly [string, string])[] } {
+export function createSimulatedProvider(options: SimulatedOptions): MarketDataProvider {
   if (!Number.isFinite(options.tickMs) || options.tickMs < 10) {
     throw new RangeError(`simulated tickMs must be at least 10 ms, got ${options.tickMs}`);
   }
   const { clock } = options;
   const demo = options.activity === 'demo';
-  const market = new SimulatedMarket(options.seed, options.activity);
+  const market = new SimulatedMarket(options.seed, options.activity, options.correlationPairs);
   const derivatives = new Derivatives(market.rand, demo);
   const transfers = new TransferFeed(market.rand, demo);
   const venues = new VenueBoard(market.rand, demo);
@@ -115,13 +121,12 @@ export function createSimulatedProvider(
     return point ? Math.exp(point.log) : undefined;
   }
 
-  const provider: MarketDataProvider & { readonly trackedPairs: readonly (readonly [string, string])[] } = {
+  const provider: MarketDataProvider = {
     id: ID,
     displayName: 'Simulated market',
     live: false,
     capabilities: new Set(CAPABILITIES),
-    assetClasses: new Set<AssetClass>(['equity', 'etf', 'index', 'crypto', 'fx', 'macro']),
-    trackedPairs: TRACKED_PAIRS,
+    assetClasses: new Set<AssetClass>(ASSET_CLASSES),
 
     supports(capability, instrument) {
       if (!CAPABILITIES.includes(capability)) return false;

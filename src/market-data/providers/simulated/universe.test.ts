@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../config.ts';
 import { parseInstrument } from '../../instruments.ts';
-import { capableOf, resolve, roundSignificant, TRACKED_PAIRS, universeEntries } from './universe.ts';
+import { capableOf, resolve, roundSignificant, universeEntries } from './universe.ts';
 
 describe('simulated universe', () => {
   it('holds the instruments the watchdogs and tools expect', () => {
@@ -29,7 +30,8 @@ describe('simulated universe', () => {
     expect(
       new Set(universeEntries.map((e) => `${e.instrument.assetClass}:${e.instrument.symbol}`)).size,
     ).toBe(universeEntries.length);
-    for (const [a, b] of TRACKED_PAIRS) {
+    // The correlation watchdog's default pairs are all instruments of the simulated market.
+    for (const [a, b] of parseConfig({}).watchdogs.correlationPairs) {
       expect(resolve(parseInstrument(a))).toBeDefined();
       expect(resolve(parseInstrument(b))).toBeDefined();
     }

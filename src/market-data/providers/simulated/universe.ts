@@ -198,27 +198,7 @@ export function capableOf(capability: Capability, known: Known): boolean {
   }
 }
 
-/**
- * Pairs the correlation watchdog should watch. The second member of each pair is the one whose
- * factor loadings flip during demo correlation windows (see demo.ts).
- */
-export const TRACKED_PAIRS: ReadonlyArray<readonly [string, string]> = [
-  ['BTC/USDT', 'ETH/USDT'],
-  ['SOL/USDT', 'AVAX/USDT'],
-  ['XRP/USDT', 'XLM/USDT'],
-  ['ADA/USDT', 'DOT/USDT'],
-  ['AAPL', 'MSFT'],
-  ['SPY', 'QQQ'],
-  ['NVDA', 'AMD'],
-  ['KO', 'PEP'],
-  ['XOM', 'CVX'],
-  ['JPM', 'XLF'],
-];
-
-/** Path key of a symbol in the tracked pairs (BTC/USDT -> BTC). */
-export const pathKeyOfSymbol = (symbol: string): string => symbol.split('/')[0]!;
-
-/** Coins whose paths carry the demo-mode price anomalies (none of them is in a tracked pair). */
+/** Coins whose paths carry the demo-mode price anomalies (none of them is in a default watched pair). */
 export const ANOMALY_COINS = ['BNB', 'DOGE', 'LINK', 'LTC', 'TRX', 'BCH', 'ATOM', 'NEAR', 'UNI', 'ETC'];
 
 export const TRADED_COINS: readonly CoinSpec[] = COINS.filter((c) => !c.stable);

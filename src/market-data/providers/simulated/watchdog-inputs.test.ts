@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../config.ts';
 import type { Instrument } from '../../types.ts';
 import type { MarketDataProvider } from '../provider.ts';
 import { Derivatives } from './derivatives.ts';
 import { Rand } from './rng.ts';
 import { createSimulatedProvider } from './simulated.provider.ts';
-import { EQUITIES, TRACKED_PAIRS, TRADED_COINS, universeEntries } from './universe.ts';
+import { EQUITIES, TRADED_COINS, universeEntries } from './universe.ts';
 
 /**
  * The watchdogs' conditions, evaluated on the provider's own answers the way a watchdog would:
@@ -15,6 +16,8 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const signal = new AbortController().signal;
+/** The correlation watchdog's default pairs (WATCHDOG_CORRELATION_PAIRS unset). */
+const WATCHED = parseConfig({}).watchdogs.correlationPairs;
 
 function setup(activity: 'normal' | 'demo', startIso: string) {
   let now = Date.parse(startIso);
@@ -23,6 +26,7 @@ function setup(activity: 'normal' | 'demo', startIso: string) {
     activity,
     tickMs: 1_000,
     clock: { now: () => new Date(now) },
+    correlationPairs: WATCHED,
   });
   return { provider, at: (ms: number) => (now = ms), now: () => now };
 }
@@ -96,7 +100,7 @@ describe('demo activity: every watchdog has something to see at every minute', (
           seen.add('funding_rate');
         if ((await bookDepth(p, symbol)) < 0.5 * typicalDepth.get(symbol)!) seen.add('liquidity_drop');
       }
-      for (const [a, b] of TRACKED_PAIRS.filter(([x]) => x.includes('/'))) {
+      for (const [a, b] of WATCHED.filter(([x]) => x.includes('/'))) {
         const ra = returns(
           (await minuteBars(p, a, minuteStart - 361 * MINUTE, minuteStart)).map((x) => x.close),
         );
@@ -257,7 +261,7 @@ describe('normal activity: each watchdog condition occurs now and then', () => {
   });
 
   it('correlation breakdown: 7- and 90-day correlations part by > 0.5 a few times a year', async () => {
-    for (const [a, b] of TRACKED_PAIRS) {
+    for (const [a, b] of WATCHED) {
       const ra = returns((await dailyBars(p, a, '2023-06-01', end)).map((x) => x.close));
       const rb = returns((await dailyBars(p, b, '2023-06-01', end)).map((x) => x.close));
       let episodes = 0;

@@ -1,0 +1,34 @@
+// What `npm start` and `npm run mcp` run: the bundle in dist/ when it is at least as new as every
+// file under src/ (`npm run build`; `npm install` builds it), else the TypeScript sources through
+// tsx. Either way the entry point runs in this process, so signals reach the server directly.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const entry = process.argv[2] === 'mcp' ? 'mcp-stdio' : 'main';
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const built = join(root, 'dist', `${entry}.js`);
+const stamp = join(root, 'dist', 'BUILD');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const item of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, item.name);
+    const mtime = item.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
+    if (mtime > newest) newest = mtime;
+  }
+  return newest;
+}
+
+const fresh =
+  existsSync(built) && existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(join(root, 'src'));
+if (fresh) {
+  await import(pathToFileURL(built).href);
+} else {
+  if (existsSync(built)) {
+    process.stderr.write('dist/ is older than src/: running from the sources (npm run build refreshes it)\n');
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(root, 'src', `${entry}.ts`)).href);
+}

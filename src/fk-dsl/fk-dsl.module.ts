@@ -1,0 +1,28 @@
+import type { AppDeps } from '../deps.ts';
+import { defineModule } from '../platform/module.ts';
+import { FKDSL_ERRORS } from './errors.ts';
+import * as fkDslGraphql from './fk-dsl.graphql.ts';
+import { cleanupJob, executeJob } from './fk-dsl.jobs.ts';
+import { fkDslTools } from './fk-dsl.tools.ts';
+import * as tasksTables from './tasks.sql.ts';
+
+/** The FK-DSL query language: run, explain, and background tasks kept in the database. */
+export const fkDslModule = defineModule<AppDeps>({
+  name: 'fk-dsl',
+  graphql: [fkDslGraphql],
+  tables: [tasksTables],
+  errors: FKDSL_ERRORS,
+  tools: fkDslTools,
+  jobs: [
+    {
+      job: executeJob,
+      handler: (deps) => (data: { taskId: string }) => deps.fkDsl.runTask(data.taskId),
+      work: { concurrency: 2, pollingIntervalSeconds: 1 },
+    },
+    {
+      job: cleanupJob,
+      handler: (deps) => () => deps.fkDsl.deleteExpiredTasks(),
+      cron: { expression: '17 3 * * *', data: {} },
+    },
+  ],
+});

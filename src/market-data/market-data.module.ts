@@ -1,0 +1,61 @@
+import type { AppDeps } from '../deps.ts';
+import { json } from '../platform/http/responses.ts';
+import { defineModule } from '../platform/module.ts';
+import { MARKET_DATA_ERRORS } from './market-data.errors.ts';
+import * as marketDataGraphql from './market-data.graphql.ts';
+import { priceResource } from './market-data.mcp.ts';
+import { marketDataTools } from './market-data.tools.ts';
+import * as toolsGraphql from './tools/tools.graphql.ts';
+
+/**
+ * Quotes, providers and the data tools; the plain-WebSocket price routes and their listing:
+ *   /ws/stream             subscribe / unsubscribe / ping messages (see price-stream.protocol.ts)
+ *   /ws/prices/{symbols}   comma-separated symbols, subscribed at connect (?interval_ms=&market=&asset_type=)
+ *   GET /ws/connections    live connection and subscription counts
+ */
+export const marketDataModule = defineModule<AppDeps>({
+  name: 'market-data',
+  graphql: [marketDataGraphql, toolsGraphql],
+  errors: MARKET_DATA_ERRORS,
+  tools: marketDataTools,
+  resources: [priceResource],
+  sockets: [
+    {
+      path: '/ws/stream',
+      summary:
+        'Price streams: send {"type":"subscribe","stream_type":"price","symbols":[...]} (also unsubscribe, ping).',
+      onConnection: (deps) => deps.priceStreams.onStreamConnection,
+    },
+    {
+      path: '/ws/prices/:symbols',
+      summary:
+        'Prices of comma-separated symbols, subscribed at connect (?interval_ms=&market=&asset_type=).',
+      onConnection: (deps) => deps.priceStreams.onPricesConnection,
+    },
+  ],
+  routes: [
+    {
+      methods: 'GET',
+      path: '/ws/connections',
+      summary: 'Open WebSocket connections, price subscriptions and upstream feeds.',
+      handler: (deps, host) => () => {
+        const s = deps.priceStreams.stats();
+        const hub = deps.priceHub.stats();
+        const connections = host.connections();
+        return json({
+          active_connections: connections.total,
+          total_subscriptions: s.subscriptions,
+          subscribed_symbols: s.symbols,
+          price_stream_connections: s.connections,
+          connections_by_route: connections.byRoute,
+          hub: { upstream_feeds: hub.feeds, subscribers: hub.subscribers, symbols: hub.symbols },
+        });
+      },
+    },
+  ],
+  stop: async (deps) => {
+    deps.priceStreams.close();
+    deps.priceHub.close();
+    await Promise.all(deps.marketData.providers.map((p) => p.close?.()));
+  },
+});

@@ -1,0 +1,16 @@
+import type { AppDeps } from './deps.ts';
+import { fkDslModule } from './fk-dsl/fk-dsl.module.ts';
+import { marketDataModule } from './market-data/market-data.module.ts';
+import type { ModuleDefinition } from './platform/module.ts';
+import { serverInfoModule } from './server-info/server-info.module.ts';
+
+/**
+ * THE list of domains. Each brings its GraphQL types, tables, error codes, tools, jobs, routes,
+ * sockets and start/stop hooks (see ModuleDefinition); the app, the schema and the database are
+ * assembled from this list, in this order.
+ */
+export const modules: readonly ModuleDefinition<AppDeps>[] = [
+  serverInfoModule,
+  marketDataModule,
+  fkDslModule,
+];

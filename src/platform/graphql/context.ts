@@ -1,8 +1,0 @@
-import type { AppDeps } from '../../deps.ts';
-import type { Viewer } from '../http/client-identity.ts';
-
-/** Per-operation context: the app's dependencies and the caller's identity, on every transport. */
-export interface GraphQLContext {
-  readonly deps: AppDeps;
-  readonly viewer: Viewer;
-}

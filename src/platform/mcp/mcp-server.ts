@@ -1,0 +1,243 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+  SubscribeRequestSchema,
+  type Tool as ToolListing,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { type ErrorTable, isAppError } from '../errors.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Caller, Tool, ToolFailure } from '../operations/tool.ts';
+import {
+  type McpResourceTemplate,
+  ResourceMatcher,
+  ResourceSubscriptions,
+  SubscriptionLimitError,
+} from './mcp-resources.ts';
+
+/** JSON-RPC code the MCP specification gives "resource not found". */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** Resource subscriptions one session may hold at once. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 50;
+
+export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Who calls: fixed for a transport that knows its caller (stdio), or read from each request (HTTP). */
+export type CallerSource = Caller | ((extra: McpRequestExtra) => Caller);
+
+export interface McpServerOptions {
+  readonly info: { readonly name: string; readonly version: string };
+  readonly tools: readonly Tool[];
+  readonly resources: readonly McpResourceTemplate[];
+  readonly errors: ErrorTable;
+  readonly logger: Logger;
+  readonly maxSubscriptionsPerSession?: number;
+}
+
+/**
+ * A JSON-RPC error whose message goes on the wire as written (McpError prefixes "MCP error <code>:"
+ * to its message, which the client prefixes again).
+ */
+export class McpProtocolError extends McpError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.message = message;
+  }
+}
+
+/**
+ * Builds, once, what every MCP session serves (tool listings with their JSON schemas, the resource
+ * matcher) and returns the factory of per-session servers.
+ *
+ * The low-level `Server` is used rather than `McpServer`: the SDK's `McpServer` turns unknown tools
+ * and arguments that fail the input schema into `isError` results, where Vigil answers them with
+ * JSON-RPC errors (-32602), as the error table says (`mcp: 'protocol_error'`). Tool failures whose
+ * code is a `tool_error` (the default) are results with `isError: true`, so a model can read the
+ * message and correct itself.
+ */
+export function createMcpServerFactory(options: McpServerOptions): (caller: CallerSource) => Server {
+  const { tools, errors, logger } = options;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listings = tools.map(describeTool);
+  const matcher = new ResourceMatcher(options.resources);
+  const templates = options.resources.map((t) => ({
+    uriTemplate: t.uriTemplate,
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    mimeType: t.mimeType,
+  }));
+  const maxSubscriptions = options.maxSubscriptionsPerSession ?? MAX_SUBSCRIPTIONS_PER_SESSION;
+
+  return (callerSource) => {
+    const callerOf = typeof callerSource === 'function' ? callerSource : () => callerSource;
+    const server = new Server(
+      { name: options.info.name, version: options.info.version },
+      { capabilities: { tools: {}, resources: { subscribe: true } } },
+    );
+    const subscriptions = new ResourceSubscriptions(maxSubscriptions);
+    server.onclose = () => subscriptions.close();
+    server.onerror = (error) => logger.debug({ err: error }, 'mcp transport error');
+
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listings }));
+
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const { name, arguments: args } = request.params;
+      const tool = byName.get(name);
+      if (!tool) {
+        throw new McpProtocolError(
+          ErrorCode.InvalidParams,
+          `unknown tool ${JSON.stringify(name.slice(0, 64))}; tools: ${[...byName.keys()].join(', ')}`,
+          { code: 'UNKNOWN_TOOL' },
+        );
+      }
+      let outcome: Awaited<ReturnType<Tool['call']>>;
+      try {
+        outcome = await tool.call(args ?? {}, callerOf(extra));
+      } catch (error) {
+        logger.error({ err: error, tool: name }, 'mcp tool call failed unexpectedly');
+        return toolError({ code: 'INTERNAL', message: 'internal error' });
+      }
+      if (!outcome.ok) {
+        const failure = outcome.error;
+        if (errors.spec(failure.code).mcp === 'protocol_error') {
+          throw new McpProtocolError(
+            ErrorCode.InvalidParams,
+            `invalid arguments for ${name}: ${failure.message}`,
+            {
+              code: failure.code,
+              ...(failure.details ? { details: failure.details } : {}),
+            },
+          );
+        }
+        return toolError(failure);
+      }
+      // What goes on the wire is JSON: parsing the text back makes structuredContent exactly that.
+      const text = JSON.stringify(outcome.value ?? null);
+      const structured: unknown = JSON.parse(text);
+      return {
+        content: [{ type: 'text', text }],
+        ...(isPlainObject(structured) ? { structuredContent: structured } : {}),
+      };
+    });
+
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: templates }));
+
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      const resource = matchOrThrow(matcher, uri);
+      try {
+        const value = await resource.template.read(resource.params);
+        return { contents: [{ uri, mimeType: resource.template.mimeType, text: JSON.stringify(value) }] };
+      } catch (error) {
+        throw resourceError(error, uri, errors, logger);
+      }
+    });
+
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      const { uri } = request.params;
+      const resource = matchOrThrow(matcher, uri);
+      try {
+        await subscriptions.add(uri, resource, (changed) => {
+          server.sendResourceUpdated({ uri: changed }).catch((error: unknown) => {
+            logger.debug({ err: error, uri: changed }, 'mcp resource notification not delivered');
+          });
+        });
+      } catch (error) {
+        if (error instanceof SubscriptionLimitError) {
+          throw new McpProtocolError(ErrorCode.InvalidRequest, error.message, {
+            code: 'TOO_MANY_SUBSCRIPTIONS',
+          });
+        }
+        throw resourceError(error, uri, errors, logger);
+      }
+      return {};
+    });
+
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+      subscriptions.remove(request.params.uri);
+      return {};
+    });
+
+    return server;
+  };
+}
+
+function describeTool(tool: Tool): ToolListing {
+  const { title, description, annotations, outputSchema } = tool.definition;
+  const output = jsonSchema(outputSchema, 'output');
+  return {
+    name: tool.name,
+    title,
+    description,
+    inputSchema: jsonSchema(tool.inputSchema, 'input') as ToolListing['inputSchema'],
+    // MCP output schemas describe an object (structuredContent); other shapes travel as text only.
+    ...(output.type === 'object' ? { outputSchema: output as ToolListing['outputSchema'] } : {}),
+    ...(annotations ? { annotations: { title, ...annotations } } : {}),
+  };
+}
+
+/** Draft-07, as the SDK itself emits and validates (its client compiles output schemas with Ajv). */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  return z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+function toolError(failure: ToolFailure): CallToolResult {
+  const details = failure.details ? `\n${JSON.stringify({ details: failure.details })}` : '';
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${failure.code}: ${failure.message}${details}` }],
+  };
+}
+
+function matchOrThrow(matcher: ResourceMatcher, uri: string) {
+  const resource = matcher.match(uri);
+  if (!resource) {
+    const known = matcher.templates.map((t) => t.uriTemplate).join(', ') || 'none';
+    throw new McpProtocolError(
+      RESOURCE_NOT_FOUND,
+      `no resource template matches ${JSON.stringify(uri.slice(0, 200))} (templates: ${known}; ` +
+        "percent-encode '/' inside a value as %2F)",
+      { uri: uri.slice(0, 200) },
+    );
+  }
+  return resource;
+}
+
+/** Domain errors keep their message and code; anything else is logged and answered without internals. */
+function resourceError(error: unknown, uri: string, errors: ErrorTable, logger: Logger): McpError {
+  if (error instanceof McpError) return error;
+  if (isAppError(error)) {
+    const { status } = errors.spec(error.code);
+    const code =
+      status === 404
+        ? RESOURCE_NOT_FOUND
+        : status >= 400 && status < 500
+          ? ErrorCode.InvalidParams
+          : ErrorCode.InternalError;
+    return new McpProtocolError(code, error.message, {
+      code: error.code,
+      uri: uri.slice(0, 200),
+      ...(error.details ? { details: error.details } : {}),
+    });
+  }
+  logger.error({ err: error, uri }, 'mcp resource failed unexpectedly');
+  return new McpProtocolError(ErrorCode.InternalError, 'internal error', { uri: uri.slice(0, 200) });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,181 @@
+import { type GraphQLSchema, parse, validate } from 'graphql';
+import { z } from 'zod';
+import type { Viewer } from '../http/client-identity.ts';
+import { operationNames, operationVariables, zodForInputType } from './operation-input.ts';
+import type { OperationRunner } from './runner.ts';
+
+export type ToolArgs = Readonly<Record<string, unknown>>;
+
+/** MCP tool annotations (hints for clients; never a security boundary). */
+export interface ToolAnnotations {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** How an argument differs from the variable it feeds (or defines an argument that is no variable). */
+export interface ToolArgument {
+  readonly description?: string;
+  readonly default?: unknown;
+  /** Replaces the schema derived from the variable; required for an argument that is not a variable. */
+  readonly schema?: z.ZodType;
+}
+
+/**
+ * A tool is data: a GraphQL document, the arguments (derived from the operation's variables, with
+ * overrides), and a mapping of the operation's data to the tool's wire shape. The same definition
+ * serves MCP (`tools/call`) and the REST tool routes; the operation runs through the same pipeline
+ * as `/graphql`.
+ */
+export interface ToolDefinition<Data = never, Result = unknown> {
+  /** The tool's name on every surface (`search-by-symbol`). */
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** One or more named operations. */
+  readonly document: string;
+  /** Which operation to run for these arguments (default: the document's only operation). */
+  readonly operationName?: (args: ToolArgs) => string;
+  readonly arguments?: Readonly<Record<string, ToolArgument>>;
+  /** Variables from validated arguments (default: every argument that is a variable, same name). */
+  readonly variables?: (args: ToolArgs) => Record<string, unknown>;
+  /** Maps the operation's `data` to the wire result. */
+  readonly result: (data: Data, args: ToolArgs) => Result;
+  /** Schema of the wire result (MCP `outputSchema`, OpenAPI response). */
+  readonly outputSchema: z.ZodType;
+  readonly annotations?: ToolAnnotations;
+}
+
+/** Who calls: the HTTP request that carries the call, or a viewer the transport already knows. */
+export interface Caller {
+  readonly request?: Request;
+  readonly viewer?: Viewer;
+}
+
+export interface ToolFailure {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export type ToolOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: ToolFailure };
+
+/** A definition checked against the schema, with its input schema, ready to call. */
+export interface Tool {
+  readonly definition: ToolDefinition<unknown>;
+  readonly name: string;
+  readonly inputSchema: z.ZodObject;
+  call(args: unknown, caller: Caller): Promise<ToolOutcome>;
+}
+
+/**
+ * Checks every tool's document against the schema (a schema change that breaks a tool fails here,
+ * at build time and in the unit tests) and derives its input schema from the operation variables.
+ */
+export function compileTools(
+  schema: GraphQLSchema,
+  definitions: readonly ToolDefinition<never>[],
+  runner: OperationRunner | undefined,
+): Tool[] {
+  const names = new Set<string>();
+  return definitions.map((definition) => {
+    if (names.has(definition.name)) throw new Error(`two tools are named ${definition.name}`);
+    names.add(definition.name);
+    return compileTool(schema, definition as unknown as ToolDefinition<unknown>, runner);
+  });
+}
+
+function compileTool(
+  schema: GraphQLSchema,
+  definition: ToolDefinition<unknown>,
+  runner: OperationRunner | undefined,
+): Tool {
+  const document = parse(definition.document);
+  const problems = validate(schema, document);
+  if (problems.length > 0) {
+    throw new Error(
+      `tool ${definition.name}: its document is not valid against the schema: ${problems.map((p) => p.message).join('; ')}`,
+    );
+  }
+  const operations = operationNames(document);
+  if (!definition.operationName && operations.length !== 1) {
+    throw new Error(`tool ${definition.name}: several operations and no operationName chooser`);
+  }
+  const variables = operationVariables(schema, document);
+  const overrides = definition.arguments ?? {};
+  const shape: Record<string, z.ZodType> = {};
+  for (const variable of variables.values()) {
+    const override = overrides[variable.name] ?? {};
+    let field = override.schema ?? zodForInputType(variable.type);
+    const description = override.description ?? variable.description;
+    if (description) field = field.describe(description);
+    const fallback = override.default ?? variable.default;
+    if (fallback !== undefined) field = field.default(fallback as never);
+    else if (!variable.required) field = field.optional();
+    shape[variable.name] = field;
+  }
+  for (const [name, override] of Object.entries(overrides)) {
+    if (variables.has(name)) continue;
+    if (!override.schema)
+      throw new Error(`tool ${definition.name}: argument ${name} is no variable and has no schema`);
+    let field = override.schema;
+    if (override.description) field = field.describe(override.description);
+    if (override.default !== undefined) field = field.default(override.default as never);
+    shape[name] = field;
+  }
+  const inputSchema = z.strictObject(shape);
+  const variableNames = [...variables.keys()];
+
+  return {
+    definition,
+    name: definition.name,
+    inputSchema,
+    async call(raw, caller) {
+      if (!runner) throw new Error(`tool ${definition.name} was compiled without a runner`);
+      const parsed = inputSchema.safeParse(raw ?? {});
+      if (!parsed.success) return { ok: false, error: invalidArguments(parsed.error) };
+      const args = parsed.data as ToolArgs;
+      const result = await runner.run({
+        document: definition.document,
+        // An anonymous single operation runs without a name.
+        operationName:
+          definition.operationName?.(args) ?? (operations[0]?.startsWith('#') ? undefined : operations[0]),
+        variables: definition.variables?.(args) ?? pick(args, variableNames),
+        request: caller.request,
+        viewer: caller.viewer,
+      });
+      const first = result.errors?.[0];
+      if (first || !result.data) {
+        const { code, http: _http, ...details } = (first?.extensions ?? {}) as Record<string, unknown>;
+        return {
+          ok: false,
+          error: {
+            code: typeof code === 'string' ? code : 'INTERNAL',
+            message: first?.message ?? 'the operation returned no data',
+            ...(Object.keys(details).length ? { details } : {}),
+          },
+        };
+      }
+      return { ok: true, value: definition.result(result.data as never, args) };
+    },
+  };
+}
+
+/** Every problem with its argument path, in one message; the list in `details.issues`. */
+export function invalidArguments(error: z.ZodError): ToolFailure {
+  const issues = error.issues.map((i) => ({ field: i.path.join('.') || '(arguments)', message: i.message }));
+  return {
+    code: 'INVALID_ARGUMENTS',
+    message: issues.map((i) => `${i.field}: ${i.message}`).join('; '),
+    details: { issues, ...(issues[0] ? { field: issues[0].field } : {}) },
+  };
+}
+
+function pick(args: ToolArgs, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) if (args[name] !== undefined) out[name] = args[name];
+  return out;
+}

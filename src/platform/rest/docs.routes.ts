@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { HttpRoutes } from '../http/http-routes.ts';
+import { errorBody, json } from '../http/responses.ts';
+import { type ApiDescription, buildOpenApiDocument, openApiPath } from './openapi.ts';
+
+/**
+ * `/openapi.json` and `/docs`: the document, and an interactive viewer (Swagger UI) whose files come
+ * from the installed `swagger-ui-dist` package, so the page works offline and calls no other host.
+ * The page has no inline script or style, so it runs under a strict Content-Security-Policy.
+ */
+
+export const DOCS_PATHS = { openapi: '/openapi.json', docs: '/docs', assets: '/docs/assets/:file' } as const;
+
+const ASSET_PREFIX = '/docs/assets/';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+
+/** The only files served from the package: name -> content type. */
+const VENDOR_FILES: Readonly<Record<string, string>> = {
+  'swagger-ui.css': CSS,
+  'swagger-ui-bundle.js': JS,
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+/** Starts the viewer on the element that names the document (no inline script needed). */
+const INIT_JS = `'use strict';
+(function () {
+  var root = document.getElementById('swagger-ui');
+  window.ui = SwaggerUIBundle({
+    url: root.getAttribute('data-spec-url'),
+    domNode: root,
+    deepLinking: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+    defaultModelsExpandDepth: 0,
+    docExpansion: 'list',
+    tryItOutEnabled: false,
+  });
+})();
+`;
+
+const DOCS_CSS = `.vigil{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2933;max-width:1460px;margin:0 auto;padding:20px 20px 0}
+.vigil h1{font-size:28px;margin:0 0 4px}.vigil h1 small{font-size:14px;color:#52606d;font-weight:400;margin-left:8px}
+.vigil p{margin:6px 0;line-height:1.45}.vigil a{color:#1d4ed8}
+.vigil code{background:#f0f4f8;border-radius:3px;padding:1px 4px;font-size:13px}
+.vigil .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:8px 28px;margin-top:10px}
+.vigil h2{font-size:16px;margin:12px 0 4px}.vigil ul{margin:0;padding-left:18px}.vigil li{margin:3px 0;line-height:1.4;font-size:14px}
+.vigil li span{color:#52606d}
+.vigil .tool-desc{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
+.swagger-ui .information-container{display:none}
+`;
+
+interface Asset {
+  readonly body: Uint8Array;
+  readonly gzipped: Uint8Array;
+  readonly type: string;
+}
+
+const compress = promisify(gzip);
+
+export function registerDocsRoutes(routes: HttpRoutes, api: ApiDescription): void {
+  const require = createRequire(import.meta.url);
+  const packageJson = require.resolve('swagger-ui-dist/package.json');
+  const folder = dirname(packageJson);
+  const swaggerVersion = (require(packageJson) as { version: string }).version;
+  const own: Record<string, { text: string; type: string }> = {
+    'docs.js': { text: INIT_JS, type: JS },
+    'docs.css': { text: DOCS_CSS, type: CSS },
+  };
+
+  // Loaded on first use and kept (about 2 MB, 0.5 MB compressed): a browser asks once a year.
+  const loaded = new Map<string, Promise<Asset>>();
+  const asset = (name: string): Promise<Asset> | undefined => {
+    if (!Object.hasOwn(VENDOR_FILES, name) && !Object.hasOwn(own, name)) return undefined;
+    let pending = loaded.get(name);
+    if (!pending) {
+      pending = (async () => {
+        const mine = own[name];
+        const body = mine
+          ? new TextEncoder().encode(mine.text)
+          : new Uint8Array(await readFile(join(folder, name)));
+        return {
+          body,
+          gzipped: new Uint8Array(await compress(body)),
+          type: mine?.type ?? VENDOR_FILES[name]!,
+        };
+      })();
+      pending.catch(() => loaded.delete(name));
+      loaded.set(name, pending);
+    }
+    return pending;
+  };
+  // The URL changes with the content (package version, or a hash of our own files): cached for a year.
+  const versionOf = (name: string) =>
+    own[name] ? createHash('sha256').update(own[name].text).digest('hex').slice(0, 12) : swaggerVersion;
+  const url = (name: string) => `${ASSET_PREFIX}${name}?v=${versionOf(name)}`;
+
+  let document: string | undefined;
+  routes.add('GET', DOCS_PATHS.openapi, () => {
+    document ??= JSON.stringify(buildOpenApiDocument(api));
+    return new Response(document, {
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' },
+    });
+  });
+
+  let page: string | undefined;
+  routes.add('GET', DOCS_PATHS.docs, () => {
+    page ??= renderPage(api, url);
+    return new Response(page, {
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-cache',
+        'content-security-policy': CSP,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+      },
+    });
+  });
+
+  routes.add('GET', DOCS_PATHS.assets, async (request, { params }) => {
+    const name = params.file ?? '';
+    const pending = asset(name);
+    if (!pending) return json(errorBody('NOT_FOUND', 'no such documentation asset'), 404);
+    const file = await pending;
+    const gzipOk = /\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '');
+    const body = gzipOk ? file.gzipped : file.body;
+    return new Response(body as Uint8Array<ArrayBuffer>, {
+      headers: {
+        'content-type': file.type,
+        'content-length': String(body.byteLength),
+        'cache-control': IMMUTABLE,
+        'x-content-type-options': 'nosniff',
+        vary: 'accept-encoding',
+        ...(gzipOk ? { 'content-encoding': 'gzip' } : {}),
+      },
+    });
+  });
+}
+
+function renderPage(api: ApiDescription, url: (name: string) => string): string {
+  const sockets = api.sockets
+    .map((s) => `<li><code>${esc(openApiPath(s.path))}</code> <span>${esc(s.summary)}</span></li>`)
+    .join('\n');
+  const tools = api.tools
+    .map(
+      (t) =>
+        `<li><code>${esc(t.name)}</code> <span class="tool-desc" title="${esc(t.definition.description)}">${esc(t.definition.description)}</span></li>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Vigil API ${esc(api.version)}</title>
+<link rel="icon" type="image/png" sizes="32x32" href="${url('favicon-32x32.png')}">
+<link rel="icon" type="image/png" sizes="16x16" href="${url('favicon-16x16.png')}">
+<link rel="stylesheet" href="${url('swagger-ui.css')}">
+<link rel="stylesheet" href="${url('docs.css')}">
+</head>
+<body>
+<header class="vigil">
+<h1>Vigil API<small>version ${esc(api.version)}</small></h1>
+<p>GraphQL is the source of truth: explore it in <a href="/graphql">GraphiQL</a>. The HTTP routes below are
+described by <a href="${DOCS_PATHS.openapi}">the OpenAPI 3.1 document</a>; errors are
+<code>{"error": {"code", "message", "details"}, "detail"}</code> with an honest status.</p>
+<div class="grid">
+<section>
+<h2>MCP</h2>
+<p>Connect MCP clients to <code>/mcp</code> (Streamable HTTP). The same tools answer over plain HTTP at
+<code>GET /mcp/tools</code>, <code>POST /mcp/tools/call</code> and <code>POST /mcp/tools/{name}</code>.</p>
+<ul>
+${tools || '<li>No tools.</li>'}
+</ul>
+</section>
+<section>
+<h2>WebSockets</h2>
+<ul>
+${sockets || '<li>None.</li>'}
+</ul>
+</section>
+</div>
+</header>
+<main id="swagger-ui" data-spec-url="${DOCS_PATHS.openapi}"></main>
+<script src="${url('swagger-ui-bundle.js')}"></script>
+<script src="${url('docs.js')}"></script>
+</body>
+</html>
+`;
+}
+
+function esc(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}

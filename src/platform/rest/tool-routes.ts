@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import type { ErrorTable } from '../errors.ts';
+import type { Viewer } from '../http/client-identity.ts';
+import type { HttpRoutes, RouteContext } from '../http/http-routes.ts';
+import { errorBody, json } from '../http/responses.ts';
+import { type Caller, invalidArguments, type Tool, type ToolFailure } from '../operations/tool.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from './json-body.ts';
+
+/**
+ * The tool routes clients of the earlier implementation call (MCP-shaped JSON over plain HTTP),
+ * generated from the tool list: each route runs the tool, which runs its GraphQL operation through
+ * the same pipeline as `/graphql`. Unlike the original, an error is never a 200: the status comes
+ * from the error table, and `/mcp/tools/call` still says `isError: true` for clients that read it.
+ */
+
+export const TOOL_ROUTES = {
+  list: '/mcp/tools',
+  call: '/mcp/tools/call',
+  byName: '/mcp/tools/:name',
+} as const;
+
+export interface ToolRoutesOptions {
+  readonly tools: readonly Tool[];
+  readonly errors: ErrorTable;
+  readonly maxBodyBytes?: number;
+  /**
+   * Who calls, as `/graphql` would identify this request (API key, remote address). Without it the
+   * request alone is the caller, and a request that carries no key has no address either.
+   */
+  readonly identify?: (request: Request, context: RouteContext) => Viewer;
+}
+
+/** Codes only the transport produces (never a tool's own failure). */
+export const TOOL_TRANSPORT_CODES = {
+  list: [],
+  call: [
+    'BAD_USER_INPUT',
+    'PAYLOAD_TOO_LARGE',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'INVALID_ARGUMENTS',
+    'UNKNOWN_TOOL',
+  ],
+  byName: ['BAD_USER_INPUT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INVALID_ARGUMENTS'],
+} as const;
+
+/** Codes no tool call can end with: routing, and GraphQL documents (tools are checked at build). */
+export const NOT_TOOL_CODES: ReadonlySet<string> = new Set([
+  'METHOD_NOT_ALLOWED',
+  'UNKNOWN_TOOL',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+]);
+
+export const toolCallRequestSchema = z
+  .object({
+    name: z.string().min(1).max(200).describe('The tool to call (see GET /mcp/tools).'),
+    arguments: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("The tool's arguments, as its input schema describes them (default {})."),
+  })
+  .describe('An MCP-style tool call.');
+
+const textContent = z.array(z.object({ type: z.literal('text'), text: z.string() }));
+
+export const toolCallResultSchema = z
+  .object({
+    content: textContent.describe('The value as JSON text, for clients that read only `content`.'),
+    structuredContent: z.unknown().describe("The value itself (the tool's output schema)."),
+    isError: z.literal(false),
+  })
+  .describe('A successful tool call.');
+
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Stable error code (see ErrorCode).'),
+      message: z.string().describe('What went wrong, naming the field when one is at fault.'),
+      details: z.record(z.string(), z.unknown()).optional().describe('Machine-readable particulars.'),
+    }),
+    detail: z.string().describe('The message again, for clients of the earlier implementation.'),
+  })
+  .describe('Every error of a REST route.');
+
+export const toolCallErrorSchema = errorBodySchema
+  .extend({
+    content: textContent.describe('The message, for clients that read only `content`.'),
+    isError: z.literal(true),
+  })
+  .describe('A failed call on /mcp/tools/call: the error body plus the MCP-style `content` and `isError`.');
+
+const annotationsSchema = z.object({
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
+export const toolListSchema = z
+  .object({
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        description: z.string(),
+        inputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the arguments.'),
+        outputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the value.'),
+        annotations: annotationsSchema,
+      }),
+    ),
+  })
+  .describe('Every tool, with the schemas of its arguments and of its value.');
+
+/** JSON Schema (2020-12, the dialect of OpenAPI 3.1 and MCP) of a zod schema, without `$schema`. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+  return rest;
+}
+
+export function toolListing(tools: readonly Tool[]): z.infer<typeof toolListSchema> {
+  return {
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.definition.title,
+      description: tool.definition.description,
+      inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
+      outputSchema: jsonSchemaOf(tool.definition.outputSchema, 'output'),
+      annotations: tool.definition.annotations ?? {},
+    })),
+  };
+}
+
+export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOptions): void {
+  const { errors } = options;
+  const limitBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  if (byName.has('call')) throw new Error('a tool named "call" would be shadowed by /mcp/tools/call');
+  const listing = toolListing(options.tools);
+  const callerOf = (request: Request, context: RouteContext): Caller =>
+    options.identify ? { request, viewer: options.identify(request, context) } : { request };
+
+  /** The status and headers of a failure; codes the table does not know are internal. */
+  const failure = (error: ToolFailure, envelope: boolean): Response => {
+    const known = errors.has(error.code);
+    const code = known ? error.code : 'INTERNAL';
+    const details = known ? error.details : undefined;
+    const headers: Record<string, string> = {};
+    const retryAfter = details?.retryAfterSeconds;
+    if (typeof retryAfter === 'number' && Number.isFinite(retryAfter)) {
+      headers['retry-after'] = String(Math.max(0, Math.ceil(retryAfter)));
+    }
+    const body = errorBody(code, error.message, details);
+    return json(
+      envelope ? { ...body, content: [{ type: 'text', text: error.message }], isError: true } : body,
+      errors.status(code),
+      headers,
+    );
+  };
+
+  const unknownTool = (name: string): ToolFailure => ({
+    code: 'UNKNOWN_TOOL',
+    message: `no tool is named ${JSON.stringify(name.slice(0, 100))} (tools: ${[...byName.keys()].join(', ')})`,
+    details: { tools: [...byName.keys()] },
+  });
+
+  routes.add('GET', TOOL_ROUTES.list, () => json(listing));
+
+  // Registered before /mcp/tools/:name, so that this path is never read as a tool's name.
+  routes.add('POST', TOOL_ROUTES.call, async (request, context) => {
+    const body = await readJsonObject(request, { limitBytes, emptyAsObject: false });
+    if (!body.ok) return failure(body.failure, true);
+    const parsed = toolCallRequestSchema.safeParse(body.value);
+    if (!parsed.success) return failure(invalidArguments(parsed.error), true);
+    const tool = byName.get(parsed.data.name);
+    if (!tool) return failure(unknownTool(parsed.data.name), true);
+    const outcome = await tool.call(parsed.data.arguments ?? {}, callerOf(request, context));
+    if (!outcome.ok) return failure(outcome.error, true);
+    return json({
+      content: [{ type: 'text', text: JSON.stringify(outcome.value) }],
+      structuredContent: outcome.value,
+      isError: false,
+    });
+  });
+
+  routes.add('POST', TOOL_ROUTES.byName, async (request, context) => {
+    const name = context.params.name ?? '';
+    const tool = byName.get(name);
+    if (!tool) return failure(unknownTool(name), false);
+    const body = await readJsonObject(request, { limitBytes, emptyAsObject: true });
+    if (!body.ok) return failure(body.failure, false);
+    const outcome = await tool.call(body.value, callerOf(request, context));
+    if (!outcome.ok) return failure(outcome.error, false);
+    return json(outcome.value);
+  });
+}

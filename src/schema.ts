@@ -1,0 +1,17 @@
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.ts';
+// Loads every module, and with them their `*.graphql.ts` files (which register types on the builder).
+import './modules.ts';
+
+let built: GraphQLSchema | undefined;
+
+/** The whole API, built once from what the modules registered on the builder. */
+export function buildSchema(): GraphQLSchema {
+  built ??= builder.toSchema();
+  return built;
+}
+
+/** What `npm run schema` writes to schema.graphql (sorted, so diffs are stable). */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(buildSchema()))}\n`;
+}

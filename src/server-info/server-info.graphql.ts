@@ -1,0 +1,71 @@
+import { setInterval as every } from 'node:timers/promises';
+import { builder } from '../builder.ts';
+import { checkIntervalMs, UPDATE_INTERVAL_MS } from '../platform/limits.ts';
+import type { InstanceRow } from './instances.repository.ts';
+import type { ServerInfo } from './server-info.service.ts';
+
+const DatabaseModeEnum = builder.enumType('DatabaseMode', {
+  description: 'Where Vigil keeps its state.',
+  values: {
+    postgres: { description: 'A PostgreSQL server (DATABASE_URL is set); several instances may share it.' },
+    pglite: { description: 'The embedded PGlite database in DATA_DIR (single process).' },
+  } as const,
+});
+
+const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement({
+  description: 'A running Vigil process registered in the shared database.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    hostname: t.exposeString('hostname'),
+    pid: t.exposeInt('pid'),
+    version: t.exposeString('version'),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', description: 'Last heartbeat (every 15 s).' }),
+  }),
+});
+
+const ServerInfoRef = builder.objectRef<ServerInfo>('ServerInfo').implement({
+  description: 'The process answering this request.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    version: t.exposeString('version'),
+    instanceId: t.exposeID('instanceId', { description: 'Unique per process start.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    uptimeSeconds: t.exposeFloat('uptimeSeconds'),
+    databaseMode: t.field({ type: DatabaseModeEnum, resolve: (info) => info.databaseMode }),
+    nodeVersion: t.exposeString('nodeVersion'),
+    liveInstances: t.field({
+      type: [InstanceRef],
+      description: 'Every instance that heartbeated in the last 45 s, this one included, newest first.',
+      resolve: (_info, _args, ctx) => ctx.deps.serverInfo.liveInstances(),
+    }),
+  }),
+});
+
+builder.queryField('serverInfo', (t) =>
+  t.field({
+    type: ServerInfoRef,
+    description: 'Version, uptime and database mode of the answering process.',
+    resolve: (_root, _args, ctx) => ctx.deps.serverInfo.info(),
+  }),
+);
+
+builder.subscriptionField('time', (t) =>
+  t.field({
+    type: 'DateTime',
+    description:
+      `The server clock, pushed every \`intervalMs\` milliseconds (${UPDATE_INTERVAL_MS.min} to ${UPDATE_INTERVAL_MS.max}). Useful to check that a ` +
+      'subscription transport (graphql-ws or SSE) works end to end.',
+    args: { intervalMs: t.arg.int({ defaultValue: UPDATE_INTERVAL_MS.default, required: true }) },
+    subscribe: (_root, { intervalMs }, ctx) => {
+      return clockTicks(checkIntervalMs('intervalMs', intervalMs), () => ctx.deps.clock.now());
+    },
+    resolve: (now) => now,
+  }),
+);
+
+async function* clockTicks(intervalMs: number, now: () => Date): AsyncGenerator<Date> {
+  yield now();
+  // The timers/promises iterator clears its interval when the subscriber goes away (return()).
+  for await (const _ of every(intervalMs)) yield now();
+}

@@ -1,0 +1,608 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { priceResource } from '../src/market-data/market-data.mcp.ts';
+import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../src/platform/mcp/mcp-http.ts';
+import { createLogger } from '../src/platform/observability/logger.ts';
+import { compileTools, type ToolDefinition } from '../src/platform/operations/tool.ts';
+import { buildSchema } from '../src/schema.ts';
+import { createTestApp, type TestApp } from './support/app.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
+type Json = any;
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A tool of our own over the `quote` field, so these tests do not depend on the domain's tools. */
+const quoteTool: ToolDefinition<{ quote: { symbol: string; quote: { price: number; currency: string } } }> = {
+  name: 'test-quote',
+  title: 'Test quote',
+  description: 'The latest price of one symbol.',
+  document:
+    'query TestQuote($symbol: String!) { quote(symbol: $symbol) { symbol quote { price currency } } }',
+  arguments: { symbol: { description: 'Ticker: AAPL, BTC/USDT.' } },
+  result: ({ quote }) => ({ symbol: quote.symbol, price: quote.quote.price, currency: quote.quote.currency }),
+  outputSchema: z.object({ symbol: z.string(), price: z.number(), currency: z.string() }),
+  annotations: { readOnlyHint: true },
+};
+
+/** Records notifications/resources/updated and waits for them (no sleeps). */
+class Updates {
+  readonly seen: string[] = [];
+  #waiters: Array<() => void> = [];
+
+  constructor(client: Client) {
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      this.seen.push(n.params.uri);
+      for (const wake of this.#waiters.splice(0)) wake();
+    });
+  }
+
+  count(uri: string): number {
+    return this.seen.filter((u) => u === uri).length;
+  }
+
+  async until(uri: string, n: number, timeoutMs = 8_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.count(uri) < n) {
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(`${this.count(uri)} of ${n} updates of ${uri}; saw ${this.seen.join(' ')}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+}
+
+/** The JSON of the first content of a resources/read result. */
+function contentJson(result: { contents: ReadonlyArray<unknown> }): Json {
+  return JSON.parse((result.contents[0] as { text: string }).text);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<McpError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpError);
+    return error as McpError;
+  }
+  throw new Error('expected a JSON-RPC error');
+}
+
+/** A raw HTTP request, so Host can be anything (fetch does not let a caller set it). */
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: Json }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          const json = String(res.headers['content-type']).startsWith('application/json');
+          resolve({ status: res.statusCode ?? 0, body: json ? JSON.parse(text) : text });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+describe('MCP', () => {
+  let t: TestApp;
+  const clients: Array<{ client: Client; transport: StreamableHTTPClientTransport }> = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, env: { SIMULATED_TICK_MS: '100' } });
+  });
+  afterEach(async () => {
+    for (const { client, transport } of clients.splice(0)) {
+      await transport.terminateSession().catch(() => {});
+      await client.close().catch(() => {});
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function httpClient(
+    url = `${t.url}/mcp`,
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const client = new Client({ name: 'vigil-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    clients.push({ client, transport });
+    return { client, transport };
+  }
+
+  describe('Streamable HTTP at /mcp', () => {
+    it('initializes, lists the tools with their schemas, and declares resource subscriptions', async () => {
+      const { client, transport } = await httpClient();
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(client.getServerVersion()).toMatchObject({ name: 'vigil' });
+      expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { subscribe: true } });
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(t.app.tools.map((tool) => tool.name).sort());
+      for (const tool of tools) {
+        expect(tool.inputSchema.type).toBe('object');
+        expect(tool.description).toBeTruthy();
+      }
+      const search = tools.find((tool) => tool.name === 'search-by-symbol');
+      if (search) {
+        expect(search.inputSchema.required).toEqual(['symbol']);
+        expect((search.inputSchema.properties as Json).market.default).toBe('US');
+        expect(search.outputSchema?.type).toBe('object');
+        expect(search.annotations).toMatchObject({ readOnlyHint: true });
+      }
+    });
+
+    it('calls a tool: structuredContent is the JSON of the text', async () => {
+      const { client } = await httpClient();
+      const name = t.app.tools.some((tool) => tool.name === 'search-by-symbol')
+        ? 'search-by-symbol'
+        : undefined;
+      if (!name) return;
+      const result: Json = await client.callTool({ name, arguments: { symbol: 'AAPL', depth: 'quick' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(JSON.parse(result.content[0].text));
+      expect(result.structuredContent).toMatchObject({ symbol: 'AAPL' });
+    });
+
+    it('answers a failing tool with isError and a message; bad calls with JSON-RPC errors', async () => {
+      const { client } = await httpClient();
+      if (t.app.tools.some((tool) => tool.name === 'search-by-symbol')) {
+        const failed: Json = await client.callTool({
+          name: 'search-by-symbol',
+          arguments: { symbol: 'ZZZZQQ', depth: 'quick' },
+        });
+        expect(failed.isError).toBe(true);
+        expect(failed.structuredContent).toBeUndefined();
+        expect(failed.content[0].text).toMatch(/^UNKNOWN_SYMBOL: /);
+
+        const invalid = await rejection(
+          client.callTool({ name: 'search-by-symbol', arguments: { depth: 'x' } }),
+        );
+        expect(invalid.code).toBe(-32602);
+        expect(invalid.message).toMatch(/symbol/);
+        expect(invalid.message).toMatch(/depth/);
+      }
+      const unknown = await rejection(client.callTool({ name: 'no-such-tool', arguments: {} }));
+      expect(unknown.code).toBe(-32602);
+      expect(unknown.message).toMatch(/unknown tool "no-such-tool"/);
+    });
+
+    it('lists the price template and reads vigil://prices/AAPL', async () => {
+      const { client } = await httpClient();
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates).toContainEqual(
+        expect.objectContaining({ uriTemplate: 'vigil://prices/{symbol}', mimeType: 'application/json' }),
+      );
+      const read = await client.readResource({ uri: 'vigil://prices/AAPL' });
+      const content = read.contents[0] as { uri: string; mimeType: string; text: string };
+      expect(content).toMatchObject({ uri: 'vigil://prices/AAPL', mimeType: 'application/json' });
+      const price = JSON.parse(content.text);
+      expect(price).toMatchObject({
+        symbol: 'AAPL',
+        provider: 'simulated',
+        simulated: true,
+        currency: 'USD',
+      });
+      expect(price.price).toBeGreaterThan(0);
+      expect(Object.keys(price).sort()).toEqual(
+        [
+          'as_of',
+          'change',
+          'change_percent',
+          'currency',
+          'price',
+          'provider',
+          'simulated',
+          'symbol',
+          'volume',
+        ].sort(),
+      );
+      const coin = contentJson(await client.readResource({ uri: 'vigil://prices/BTC%2FUSDT' }));
+      expect(coin).toMatchObject({ symbol: 'BTC/USDT', simulated: true });
+
+      const missing = await rejection(client.readResource({ uri: 'vigil://prices/ZZZZQQ' }));
+      expect(missing.code).toBe(-32002);
+      expect(missing.message).toMatch(/unknown symbol/);
+      const noTemplate = await rejection(client.readResource({ uri: 'vigil://nothing/here' }));
+      expect(noTemplate.code).toBe(-32002);
+      const badSymbol = await rejection(client.readResource({ uri: 'vigil://prices/%24%24' }));
+      expect(badSymbol.code).toBe(-32602);
+    });
+
+    it('notifies a subscriber of price changes until it unsubscribes, and frees the hub feed', async () => {
+      const { client } = await httpClient();
+      const updates = new Updates(client);
+      const hub = () => t.app.deps.priceHub.stats().subscribers;
+      const before = hub();
+      const btc = 'vigil://prices/BTC%2FUSDT';
+      const eth = 'vigil://prices/ETH%2FUSDT';
+
+      await client.subscribeResource({ uri: btc });
+      await client.subscribeResource({ uri: btc }); // idempotent
+      expect(hub()).toBe(before + 1);
+      await updates.until(btc, 2);
+      const read = contentJson(await client.readResource({ uri: btc }));
+      expect(read.symbol).toBe('BTC/USDT');
+
+      await client.unsubscribeResource({ uri: btc });
+      expect(hub()).toBe(before);
+      const after = updates.count(btc);
+      // While another subscription delivers two updates, the ended one delivers none.
+      await client.subscribeResource({ uri: eth });
+      await updates.until(eth, 2);
+      expect(updates.count(btc)).toBe(after);
+      await client.unsubscribeResource({ uri: eth });
+      expect(hub()).toBe(before);
+
+      const unknown = await rejection(client.subscribeResource({ uri: 'vigil://prices/ZZZZQQ' }));
+      expect(unknown.code).toBe(-32002);
+      expect(hub()).toBe(before);
+    });
+
+    it('ends a session on DELETE, with its subscriptions', async () => {
+      const { client, transport } = await httpClient();
+      const before = t.app.deps.priceHub.stats().subscribers;
+      await client.subscribeResource({ uri: 'vigil://prices/AAPL' });
+      expect(t.app.deps.priceHub.stats().subscribers).toBe(before + 1);
+      const id = transport.sessionId!;
+      await transport.terminateSession();
+      expect(t.app.deps.priceHub.stats().subscribers).toBe(before);
+      const gone = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': id,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+      expect(gone.status).toBe(404);
+    });
+
+    it('refuses foreign Host and Origin headers with 403 (DNS-rebinding protection)', async () => {
+      const evilHost = await rawPost(`${t.url}/mcp`, { host: 'evil.example' }, INITIALIZE);
+      expect(evilHost.status).toBe(403);
+      expect(evilHost.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+      const evilOrigin = await rawPost(`${t.url}/mcp`, { origin: 'https://evil.example' }, INITIALIZE);
+      expect(evilOrigin.status).toBe(403);
+      const port = new URL(t.url).port;
+      const local = await rawPost(
+        `${t.url}/mcp`,
+        { host: `localhost:${port}`, origin: `http://localhost:${port}` },
+        INITIALIZE,
+      );
+      expect(local.status).toBe(200);
+      expect(local.body).toMatch(/"serverInfo"/);
+    });
+
+    it('refuses requests that are not a session or an initialize', async () => {
+      const noSession = await rawPost(
+        `${t.url}/mcp`,
+        {},
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      );
+      expect(noSession.status).toBe(400);
+      const get = await fetch(`${t.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+      expect(get.status).toBe(400);
+      await get.body?.cancel();
+    });
+  });
+
+  describe('the endpoint itself (own tools, small limits, in-process)', () => {
+    let endpoint: McpHttpEndpoint;
+    let now = Date.now();
+
+    beforeAll(() => {
+      const tools = compileTools(buildSchema(), [quoteTool as ToolDefinition<never>], t.app.runner);
+      endpoint = createMcpHttpEndpoint({
+        server: {
+          info: { name: 'vigil', version: 'test' },
+          tools,
+          resources: [priceResource(t.app.deps)],
+          errors: t.app.errors,
+          logger: createLogger('silent'),
+          maxSubscriptionsPerSession: 2,
+        },
+        logger: createLogger('silent'),
+        maxSessions: 2,
+        idleMs: 60_000,
+        loopbackOnly: true,
+        identify: (request) => ({
+          clientId: request.headers.get('x-api-key') ? 'key:test' : 'ip:test',
+          remoteAddress: undefined,
+          hasApiKey: Boolean(request.headers.get('x-api-key')),
+        }),
+        now: () => now,
+      });
+    });
+    afterAll(async () => {
+      await endpoint?.close();
+    });
+
+    async function inProcess(headers: Record<string, string> = {}) {
+      const client = new Client({ name: 'in-process', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+        requestInit: { headers },
+        fetch: async (url, init) =>
+          endpoint.handle(new Request(url, init), { params: {}, template: '/mcp', server: {} }),
+      });
+      await client.connect(transport);
+      clients.push({ client, transport });
+      return { client, transport };
+    }
+
+    it('serves a tool of its own: result, tool error, invalid arguments', async () => {
+      const { client } = await inProcess({ 'x-api-key': 'secret' });
+      const { tools } = await client.listTools();
+      expect(tools).toEqual([
+        expect.objectContaining({
+          name: 'test-quote',
+          title: 'Test quote',
+          inputSchema: expect.objectContaining({
+            type: 'object',
+            required: ['symbol'],
+            additionalProperties: false,
+          }),
+          outputSchema: expect.objectContaining({ type: 'object' }),
+          annotations: { title: 'Test quote', readOnlyHint: true },
+        }),
+      ]);
+      const ok: Json = await client.callTool({ name: 'test-quote', arguments: { symbol: 'msft' } });
+      expect(ok.structuredContent).toMatchObject({ symbol: 'MSFT', currency: 'USD' });
+      expect(ok.structuredContent).toEqual(JSON.parse(ok.content[0].text));
+
+      const failed: Json = await client.callTool({ name: 'test-quote', arguments: { symbol: 'ZZZZQQ' } });
+      expect(failed).toMatchObject({ isError: true, content: [{ type: 'text' }] });
+      expect(failed.content[0].text).toMatch(/^UNKNOWN_SYMBOL: unknown symbol ZZZZQQ/);
+
+      const missing = await rejection(client.callTool({ name: 'test-quote', arguments: {} }));
+      expect(missing.code).toBe(-32602);
+      expect(missing.message).toMatch(/symbol/);
+      expect(missing.data).toMatchObject({ code: 'INVALID_ARGUMENTS' });
+      const extra = await rejection(
+        client.callTool({ name: 'test-quote', arguments: { symbol: 'A', nope: 1 } }),
+      );
+      expect(extra.code).toBe(-32602);
+      expect(extra.message).toMatch(/nope/);
+    });
+
+    it('bounds subscriptions per session', async () => {
+      const { client, transport } = await inProcess();
+      const before = t.app.deps.priceHub.stats().subscribers;
+      await client.subscribeResource({ uri: 'vigil://prices/AAPL' });
+      await client.subscribeResource({ uri: 'vigil://prices/MSFT' });
+      const over = await rejection(client.subscribeResource({ uri: 'vigil://prices/NVDA' }));
+      expect(over.code).toBe(-32600);
+      expect(over.message).toMatch(/at most 2 resource subscriptions per session/);
+      expect(t.app.deps.priceHub.stats().subscribers).toBe(before + 2);
+      await transport.terminateSession();
+      expect(t.app.deps.priceHub.stats().subscribers).toBe(before);
+    });
+
+    it('at the session bound, replaces the least recently active idle session; expires idle ones', async () => {
+      const bounded = createMcpHttpEndpoint({
+        server: {
+          info: { name: 'vigil', version: 'test' },
+          tools: [],
+          resources: [],
+          errors: t.app.errors,
+          logger: createLogger('silent'),
+        },
+        logger: createLogger('silent'),
+        maxSessions: 2,
+        idleMs: 60_000,
+        loopbackOnly: true,
+        now: () => now,
+      });
+      const context = { params: {}, template: '/mcp', server: {} };
+      const post = async (body: string, session?: string) => {
+        const response = await bounded.handle(
+          new Request('http://localhost/mcp', {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...(session ? { 'mcp-session-id': session } : {}),
+            },
+            body,
+          }),
+          context,
+        );
+        await response.text();
+        return response;
+      };
+      const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      try {
+        now = 1_000;
+        const a = (await post(INITIALIZE)).headers.get('mcp-session-id')!;
+        now = 2_000;
+        const b = (await post(INITIALIZE)).headers.get('mcp-session-id')!;
+        now = 3_000;
+        expect((await post(listTools, a)).status).toBe(200);
+        now = 4_000;
+        const c = (await post(INITIALIZE)).headers.get('mcp-session-id')!;
+        expect(bounded.sessionCount).toBe(2);
+        expect((await post(listTools, b)).status).toBe(404);
+        expect((await post(listTools, a)).status).toBe(200);
+
+        // Sessions with an open notification stream are busy: a new session is refused, not squeezed in.
+        const streams = await Promise.all(
+          [a, c].map((id) =>
+            bounded.handle(
+              new Request('http://localhost/mcp', {
+                headers: { accept: 'text/event-stream', 'mcp-session-id': id },
+              }),
+              context,
+            ),
+          ),
+        );
+        expect(streams.map((r) => r.status)).toEqual([200, 200]);
+        const refused = await post(INITIALIZE);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toBe('30');
+        await Promise.all(streams.map((r) => r.body?.cancel()));
+
+        now += 60_001;
+        bounded.sweep();
+        expect(bounded.sessionCount).toBe(0);
+        expect((await post(listTools, a)).status).toBe(404);
+      } finally {
+        await bounded.close();
+      }
+    });
+  });
+
+  describe('caller identity', () => {
+    it('runs each tool call as the HTTP request that carried it (rate limits per API key)', async () => {
+      const app = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '2' } });
+      const connect = async (apiKey: string) => {
+        const client = new Client({ name: 'vigil-test', version: '1.0.0' });
+        const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+          requestInit: { headers: { 'x-api-key': apiKey } },
+        });
+        await client.connect(transport);
+        return client;
+      };
+      try {
+        if (!app.app.tools.some((tool) => tool.name === 'search-by-symbol')) return;
+        const call = (client: Client) =>
+          client.callTool({
+            name: 'search-by-symbol',
+            arguments: { symbol: 'AAPL', depth: 'quick' },
+          }) as Promise<Json>;
+        const first = await connect('key-one');
+        expect((await call(first)).isError).toBeFalsy();
+        expect((await call(first)).isError).toBeFalsy();
+        const limited = await call(first);
+        expect(limited.isError).toBe(true);
+        expect(limited.content[0].text).toMatch(/^RATE_LIMITED: /);
+        // Another key is another client, even on the same address.
+        const second = await connect('key-two');
+        expect((await call(second)).isError).toBeFalsy();
+        await Promise.all([first.close(), second.close()]);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('graceful stop', () => {
+    it('ends open notification streams instead of waiting for them to time out', async () => {
+      const app = await createTestApp({ listen: true, env: { SHUTDOWN_TIMEOUT_MS: '20000' } });
+      try {
+        const client = new Client({ name: 'vigil-test', version: '1.0.0' });
+        const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`));
+        await client.connect(transport);
+        await client.subscribeResource({ uri: 'vigil://prices/AAPL' });
+        const started = Date.now();
+        await app.app.stop();
+        // Neither the 20 s budget nor Node's 5 s keep-alive timeout: the server did not wait for the
+        // client's open GET stream or the connection that carried it.
+        expect(Date.now() - started).toBeLessThan(3_000);
+        expect(app.app.deps.priceHub.stats().subscribers).toBe(0);
+        await client.close();
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('stdio', () => {
+    let dataDir: string;
+
+    beforeAll(() => {
+      dataDir = mkdtempSync(join(tmpdir(), 'vigil-mcp-stdio-'));
+    });
+    afterAll(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('serves the same tools and resources over stdin/stdout, and exits 0 when stdin ends', async () => {
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(process.env)) {
+        if (value !== undefined && key !== 'DATABASE_URL') env[key] = value;
+      }
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', 'src/mcp-stdio.ts'],
+        cwd: ROOT,
+        env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test' },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (chunk) => {
+        stderr += String(chunk);
+      });
+      const problems: Error[] = [];
+      transport.onerror = (error) => problems.push(error);
+      const client = new Client({ name: 'vigil-stdio-test', version: '1.0.0' });
+      await client.connect(transport);
+
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(t.app.tools.map((tool) => tool.name).sort());
+      if (tools.some((tool) => tool.name === 'search-by-symbol')) {
+        const result: Json = await client.callTool({
+          name: 'search-by-symbol',
+          arguments: { symbol: 'AAPL', depth: 'quick' },
+        });
+        expect(result.structuredContent).toEqual(JSON.parse(result.content[0].text));
+      }
+      const invalid = await rejection(client.callTool({ name: 'no-such-tool', arguments: {} }));
+      expect(invalid.code).toBe(-32602);
+      const read = await client.readResource({ uri: 'vigil://prices/AAPL' });
+      expect(contentJson(read)).toMatchObject({
+        symbol: 'AAPL',
+        provider: 'simulated',
+      });
+
+      // Ends stdin, then waits for the process to exit (the SDK sends SIGTERM after 2 s).
+      await client.close();
+      // Every line on stdout was a protocol message (a stray line would have been reported as an error)
+      // and the logs went to stderr.
+      expect(problems).toEqual([]);
+      expect(stderr).toMatch(/mcp stdio server ready/);
+      expect(stderr).toMatch(/"reason":"stdin closed"/);
+      expect(stderr).toMatch(/"msg":"stopped"/);
+      expect(stderr).not.toMatch(/second signal/);
+    }, 60_000);
+  });
+});

@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { modules } from '../src/modules.ts';
+import { compileTools, type Tool, type ToolDefinition } from '../src/platform/operations/tool.ts';
+import { buildSchema } from '../src/schema.ts';
+import { createTestApp, graphql, type TestApp } from './support/app.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
+type Json = any;
+
+const definitions = modules.flatMap((m) => m.tools ?? []);
+
+/** Arguments of the interface spec (and compatibility reference): name -> default (undefined: none). */
+const SPEC_ARGUMENTS: Record<string, { required: string[]; defaults: Record<string, unknown> }> = {
+  'search-by-symbol': {
+    required: ['symbol'],
+    defaults: { symbol: undefined, market: 'US', depth: 'standard', language: 'en', sessionId: undefined },
+  },
+  'search-by-coin': {
+    required: ['symbol'],
+    defaults: {
+      symbol: undefined,
+      exchange: 'binance',
+      pair: 'USDT',
+      depth: 'standard',
+      sessionId: undefined,
+    },
+  },
+  'execute-fk-dsl': { required: ['query'], defaults: { query: undefined, async: false } },
+  'get-task-status': { required: ['taskId'], defaults: { taskId: undefined } },
+};
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  additionalProperties?: unknown;
+  default?: unknown;
+  enum?: unknown[];
+};
+
+/** Paths in `value` that the JSON schema does not declare (the output schema must describe every key). */
+function undeclared(value: unknown, schema: JsonSchema, path = '$'): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (schema.anyOf) return schema.anyOf.flatMap((s) => (s.type === 'null' ? [] : undeclared(value, s, path)));
+  if (Array.isArray(value))
+    return value.flatMap((v, i) => (schema.items ? undeclared(v, schema.items, `${path}[${i}]`) : []));
+  if (!schema.properties) return [];
+  return Object.entries(value).flatMap(([key, v]) => {
+    const declared = schema.properties![key];
+    return declared ? undeclared(v, declared, `${path}.${key}`) : [`${path}.${key}`];
+  });
+}
+
+/** The wire value matches the tool's output schema exactly: it parses, and no key is undeclared. */
+function expectWireShape(tool: Tool, value: unknown): void {
+  const schema = tool.definition.outputSchema;
+  const parsed = schema.safeParse(value);
+  expect(parsed.success, parsed.error?.message).toBe(true);
+  expect(undeclared(value, z.toJSONSchema(schema) as JsonSchema)).toEqual([]);
+}
+
+describe('tool definitions', () => {
+  const tools = compileTools(buildSchema(), definitions, undefined);
+  const byName = (name: string) => tools.find((t) => t.name === name)!;
+
+  it('every module tool compiles against the schema', () => {
+    expect(tools.length).toBe(definitions.length);
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(tool.definition.title).toBeTruthy();
+      expect(tool.definition.description.length).toBeGreaterThan(40);
+      expect(tool.definition.annotations).toBeDefined();
+    }
+  });
+
+  it('has the data tools of the interface spec', () => {
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(Object.keys(SPEC_ARGUMENTS)));
+  });
+
+  it.each(Object.entries(SPEC_ARGUMENTS))('%s takes the spec arguments with their defaults', (name, spec) => {
+    const input = z.toJSONSchema(byName(name).inputSchema, { io: 'input' }) as JsonSchema;
+    expect(input.type).toBe('object');
+    expect(Object.keys(input.properties ?? {}).sort()).toEqual(Object.keys(spec.defaults).sort());
+    expect((input.required ?? []).sort()).toEqual(spec.required);
+    for (const [argument, fallback] of Object.entries(spec.defaults)) {
+      expect(input.properties![argument]!.default, `${name}.${argument}`).toEqual(fallback);
+    }
+  });
+
+  it.each(['search-by-symbol', 'search-by-coin'])('%s takes the wire depth values', (name) => {
+    const input = z.toJSONSchema(byName(name).inputSchema, { io: 'input' }) as JsonSchema;
+    expect(input.properties!.depth!.enum).toEqual(['quick', 'standard', 'deep']);
+  });
+
+  it.each(definitions.map((d) => [d.name, d] as const))(
+    '%s has an object output schema',
+    (_name, definition) => {
+      const output = z.toJSONSchema(definition.outputSchema) as JsonSchema;
+      expect(output.type).toBe('object');
+      expect(Object.keys(output.properties ?? {}).length).toBeGreaterThan(0);
+    },
+  );
+
+  it('says which tool has a document that does not match the schema', () => {
+    const broken: ToolDefinition<never> = {
+      name: 'broken-tool',
+      title: 'Broken',
+      description: 'Selects a field that does not exist.',
+      document: 'query Broken($symbol: String!) { searchBySymbol(symbol: $symbol) { symbol noSuchField } }',
+      result: () => ({}),
+      outputSchema: z.object({}),
+    };
+    expect(() => compileTools(buildSchema(), [...definitions, broken], undefined)).toThrow(
+      /tool broken-tool: .*noSuchField/,
+    );
+  });
+});
+
+describe('tools end to end on the simulated market', () => {
+  let t: TestApp;
+  const tool = (name: string) => t.app.tools.find((x) => x.name === name)!;
+  const call = async (name: string, args: unknown): Promise<Json> => tool(name).call(args, {});
+  const value = async (name: string, args: unknown): Promise<Json> => {
+    const outcome = await call(name, args);
+    if (!outcome.ok) throw new Error(`${name}: ${JSON.stringify(outcome.error)}`);
+    expectWireShape(tool(name), outcome.value);
+    return outcome.value;
+  };
+
+  beforeAll(async () => {
+    // Started (jobs running) so that async FK-DSL tasks are executed.
+    t = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '1000' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('search-by-symbol answers with the values of GraphQL searchBySymbol, at depth standard by default', async () => {
+    const r = await value('search-by-symbol', { symbol: 'AAPL' });
+    const { body } = await graphql<{ searchBySymbol: Json }>(
+      t.app,
+      `{ searchBySymbol(symbol: "AAPL") { name exchange market currency quote { price change changePercent asOf }
+         fundamentals { marketCap } lineage { used agreement retrievedAt simulated } } }`,
+    );
+    expect(body.errors).toBeUndefined();
+    const g = body.data!.searchBySymbol;
+    expect(r).toMatchObject({
+      symbol: 'AAPL',
+      name: g.name,
+      exchange: g.exchange,
+      market: 'US',
+      currency: g.currency,
+      depth: 'standard',
+      language: 'en',
+      asset_class: 'equity',
+      simulated: true,
+      session_id: null,
+      technicals: null,
+      history: null,
+      cached: {
+        price: g.quote.price,
+        change: g.quote.change,
+        change_percent: g.quote.changePercent,
+        as_of: g.quote.asOf,
+        confidence: g.lineage.agreement,
+        source: g.lineage.used.join(', '),
+      },
+      structural_data: { market_cap: g.fundamentals.marketCap },
+      data_lineage: { providers: g.lineage.used, source_count: g.lineage.used.length, simulated: true },
+    });
+    expect(r.name).toBeTruthy();
+    expect(r.cached.ttl).toBeGreaterThan(0);
+    expect(r.task).toMatch(/^search-by-symbol at depth standard/);
+  });
+
+  it('search-by-symbol at depth deep carries technicals and history; quick has no statistics', async () => {
+    const deep = await value('search-by-symbol', { symbol: 'MSFT', depth: 'deep' });
+    expect(deep.depth).toBe('deep');
+    expect(deep.technicals.rsi_14).toBeGreaterThan(0);
+    expect(deep.history).toHaveLength(30);
+    const quick = await value('search-by-symbol', { symbol: 'MSFT', depth: 'quick' });
+    expect(quick).toMatchObject({ depth: 'quick', structural_data: null, technicals: null, history: null });
+  });
+
+  it('search-by-coin answers with 24 h statistics and, at depth deep, book and funding', async () => {
+    const r = await value('search-by-coin', { symbol: 'BTC', depth: 'deep' });
+    expect(r).toMatchObject({
+      symbol: 'BTC/USDT',
+      base: 'BTC',
+      pair: 'USDT',
+      exchange: 'binance',
+      depth: 'deep',
+    });
+    expect(r.market.high_24h).toBeGreaterThanOrEqual(r.market.low_24h);
+    expect(r.order_book.best_ask).toBeGreaterThan(r.order_book.best_bid);
+    expect(r.cached.price).toBeGreaterThan(0);
+    const standard = await value('search-by-coin', { symbol: 'eth' });
+    expect(standard).toMatchObject({ depth: 'standard', order_book: null, funding: null });
+    expect(standard.market).not.toBeNull();
+  });
+
+  it('refuses invalid arguments by name, before running anything', async () => {
+    const bad = await call('search-by-symbol', { symbol: 'AAPL', depth: 'ultra' });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', details: { field: 'depth' } },
+    });
+    expect(bad.error.message).toMatch(/^depth: /);
+    const missing = await call('search-by-symbol', {});
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', details: { field: 'symbol' } },
+    });
+    const extra = await call('search-by-coin', { symbol: 'BTC', colour: 'red' });
+    expect(extra).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    expect(extra.error.message).toMatch(/colour/);
+  });
+
+  it('reports an unknown symbol with its code', async () => {
+    expect(await call('search-by-symbol', { symbol: 'ZZZZ' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_SYMBOL' },
+    });
+  });
+
+  it('execute-fk-dsl waits for the result by default', async () => {
+    const r = await value('execute-fk-dsl', { query: 'EVALUATE AAPL: PRICE' });
+    expect(r).toMatchObject({ query: expect.any(String), status: 'completed', result: { errors: 0 } });
+    expect(r.task_id).toBeUndefined();
+    const [statement] = r.result.statements;
+    expect(statement).toMatchObject({ index: 0, kind: 'evaluate', error: null });
+    const price = statement.result.asset.metrics.find((m: Json) => m.metric === 'PRICE');
+    expect(typeof price.value).toBe('number');
+    expect(price.value).toBeGreaterThan(0);
+    expect(r.result.elapsed_ms).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(r.result.conventions).length).toBeGreaterThan(0);
+  });
+
+  it('execute-fk-dsl with async returns a task that get-task-status follows to completion', async () => {
+    const submitted = await value('execute-fk-dsl', { query: 'EVALUATE MSFT: PRICE', async: true });
+    expect(submitted).toMatchObject({
+      task_id: expect.any(String),
+      status: expect.stringMatching(/queued|running/),
+    });
+    expect(submitted.result).toBeUndefined();
+    const done = await vi.waitFor(
+      async () => {
+        const task = await value('get-task-status', { taskId: submitted.task_id });
+        expect(task.status).toBe('completed');
+        return task;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    expect(done).toMatchObject({ task_id: submitted.task_id, error: null, result: { errors: 0 } });
+    expect(done.result.statements[0].result.asset.metrics[0].metric).toBe('PRICE');
+    expect(Date.parse(done.finished_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at));
+  });
+
+  it('get-task-status reports an unknown task by its code', async () => {
+    const r = await call('get-task-status', { taskId: '00000000-0000-4000-8000-000000000000' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
