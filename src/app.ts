@@ -6,10 +6,11 @@ import { ErrorTable, PLATFORM_ERRORS } from './platform/errors.ts';
 import { serveGraphqlWs } from './platform/graphql/graphql-ws.ts';
 import { createGraphQLServer, GRAPHQL_PATH } from './platform/graphql/yoga.ts';
 import { identifyClient, nodeHeaders } from './platform/http/client-identity.ts';
-import { HttpRoutes, type RouteContext, type ServerContext } from './platform/http/http-routes.ts';
+import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
-import { type AppState, runLifecycle } from './platform/lifecycle.ts';
+import { type AppState, stopGracefully } from './platform/lifecycle.ts';
 import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
+import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
 import { type ModuleDefinition, resourcesOf } from './platform/module.ts';
 import { OperationRunner } from './platform/operations/runner.ts';
 import { compileTools, type Tool } from './platform/operations/tool.ts';
@@ -25,6 +26,8 @@ export interface App {
   readonly tools: readonly Tool[];
   readonly runner: OperationRunner;
   readonly errors: ErrorTable;
+  /** The MCP server's tools, resources and identity, served at /mcp and by the stdio entry. */
+  readonly mcp: McpServerOptions;
   /** Serves one request in-process (no port needed): the same path as a real HTTP request. */
   fetch(input: string | Request, init?: RequestInit): Promise<Response>;
   /** Starts jobs, schedules and every module, then listens. Resolves with the bound address. */
@@ -43,14 +46,15 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
 
   const errors = new ErrorTable(PLATFORM_ERRORS, ...modules.map((m) => m.errors ?? {}));
   const schema = buildSchema();
+  /** The caller of an HTTP request or WebSocket upgrade, the same way on every surface. */
+  const identify = (request: Request, req: ServerContext['req']) =>
+    identifyClient(req ? nodeHeaders(req) : request.headers, req, config.trustProxy);
   const yoga = createGraphQLServer({
     schema,
     logger,
     rateLimit: config.rateLimit,
-    context: ({ request, req, viewer }) => ({
-      deps,
-      viewer: viewer ?? identifyClient(req ? nodeHeaders(req) : request.headers, req, config.trustProxy),
-    }),
+    allowedOrigins: config.allowedOrigins,
+    context: ({ request, req, viewer }) => ({ deps, viewer: viewer ?? identify(request, req) }),
   });
   const runner = new OperationRunner(yoga);
   const tools = compileTools(
@@ -73,32 +77,33 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     for (const route of module.routes ?? []) routes.add(route.methods, route.path, route.handler(deps, host));
     for (const socket of module.sockets ?? []) upgrades.add(socket.path, socket.onConnection(deps));
   }
-  // --- MCP over Streamable HTTP: the same tools and resources as the stdio entry (mcp-stdio.ts) ---
-  const mcpLogger = logger.child({ component: 'mcp' });
+  // MCP over Streamable HTTP: the same tools and resources as the stdio entry (mcp-stdio.ts).
+  const mcpServer: McpServerOptions = {
+    info: { name: 'vigil', version: deps.serverInfo.version },
+    tools,
+    resources: resourcesOf(modules, deps),
+    runner,
+    errors,
+    logger: logger.child({ component: 'mcp' }),
+  };
   const mcp = createMcpHttpEndpoint({
-    server: {
-      info: { name: 'vigil', version: deps.serverInfo.version },
-      tools,
-      resources: resourcesOf(modules, deps),
-      errors,
-      logger: mcpLogger,
-    },
-    logger: mcpLogger,
+    server: mcpServer,
+    logger: mcpServer.logger,
     maxSessions: config.mcp.maxSessions,
     idleMs: config.mcp.sessionIdleMinutes * 60_000,
     loopbackOnly: isLoopbackAddress(config.host),
     allowedHosts: config.allowedHosts,
     allowedOrigins: config.allowedOrigins,
-    identify: (request, { server: ctx }) =>
-      identifyClient(ctx.req ? nodeHeaders(ctx.req) : request.headers, ctx.req, config.trustProxy),
+    identify: (request, { server: ctx }) => identify(request, ctx.req),
   });
-  routes.add(['GET', 'POST', 'DELETE'], MCP_PATH, mcp.handle);
-  // --- end MCP (stop: notification streams end with the sockets, sessions close in dispose) ---
+  routes.add(['GET', 'POST', 'DELETE', 'OPTIONS'], MCP_PATH, mcp.handle);
 
-  // --- REST tool routes and API docs: generated from the tool list, the error table and the modules ---
-  const identify = (request: Request, { server: ctx }: RouteContext) =>
-    identifyClient(ctx.req ? nodeHeaders(ctx.req) : request.headers, ctx.req, config.trustProxy);
-  registerToolRoutes(routes, { tools, errors, identify });
+  // REST tool routes and API docs, generated from the tool list, the error table and the modules.
+  registerToolRoutes(routes, {
+    tools,
+    errors,
+    identify: (request, { server: ctx }) => identify(request, ctx.req),
+  });
   registerDocsRoutes(routes, {
     version: deps.serverInfo.version,
     tools,
@@ -114,7 +119,6 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       },
     ],
   });
-  // --- end REST tool routes and API docs ---
 
   registerOperationalRoutes(routes, {
     version: deps.serverInfo.version,
@@ -122,19 +126,23 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     state: () => state,
     checks: { database: () => deps.database.ping(), jobs: () => deps.jobs.ping() },
     registry: metrics.registry,
-    endpoints: {
-      graphql: `${GRAPHQL_PATH} (HTTP GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)`,
-      health: '/healthz',
-      readiness: '/readyz',
-      metrics: '/metrics',
-      docs: '/docs',
-      openapi: '/openapi.json',
-      mcp_tools: '/mcp/tools',
-    },
+    index: () => ({
+      documentation: '/docs',
+      graphql: `${GRAPHQL_PATH} (GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)`,
+      http: routes.list(),
+      websockets: upgrades.list(),
+    }),
   });
 
   const adapter = createServerAdapter<ServerContext>((request, ctx) => routes.dispatch(request, ctx));
   let started: ModuleDefinition<AppDeps>[] = [];
+
+  let starting: Promise<unknown> | undefined;
+
+  /** A stop that arrives while starting makes the start give up at its next step. */
+  const checkNotStopped = () => {
+    if (state !== 'starting') throw new Error('the app was stopped while it was starting');
+  };
 
   async function startModules(): Promise<void> {
     if (state !== 'built') throw new Error(`cannot start an app that is ${state}`);
@@ -142,11 +150,13 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     await deps.jobs.start();
     for (const module of modules) {
       for (const { job, handler, work, cron } of module.jobs ?? []) {
+        checkNotStopped();
         await deps.jobs.work(job, handler(deps), work);
         if (cron) await deps.jobs.schedule(job, cron.expression, cron.data as never);
       }
     }
     for (const module of modules) {
+      checkNotStopped();
       started.push(module);
       await module.start?.(deps);
     }
@@ -157,6 +167,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     tools,
     runner,
     errors,
+    mcp: mcpServer,
     get state() {
       return state;
     },
@@ -168,18 +179,22 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     },
 
     async startWithoutListening() {
-      await startModules();
+      starting = startModules();
+      await starting;
       state = 'running';
     },
 
     async start(options) {
-      await startModules();
+      starting = startModules();
+      await starting;
+      checkNotStopped();
       server = createServer(adapter);
       server.on('upgrade', upgrades.handleUpgrade);
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(options.port, options.host, () => resolve());
       });
+      checkNotStopped();
       state = 'running';
       const bound = (server.address() as AddressInfo).port;
       const host = options.host;
@@ -190,14 +205,19 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
 
     async stop() {
       if (state === 'stopping' || state === 'stopped') return;
+      const wasStarting = state === 'starting';
       state = 'stopping';
-      await runLifecycle.stop({
+      // A start under way gives up at its next step; wait for it (bounded) so nothing starts later.
+      if (wasStarting && starting) {
+        await Promise.race([starting.catch(() => {}), delay(config.shutdownTimeoutMs)]);
+      }
+      await stopGracefully({
         logger,
         timeoutMs: config.shutdownTimeoutMs,
         server,
-        closeSockets: (ms) => {
-          mcp.closeStreams();
-          return upgrades.closeAll(ms);
+        // MCP sessions close here, with their price-hub subscriptions, before modules stop the hub.
+        closeStreams: async (ms) => {
+          await Promise.all([mcp.close(ms), upgrades.closeAll(ms)]);
         },
         stopModules: async () => {
           for (const module of started.reverse()) await module.stop?.(deps);
@@ -205,7 +225,6 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
         },
         stopJobs: (ms) => deps.jobs.stop(ms),
         dispose: async () => {
-          await mcp.close();
           await adapter.dispose();
           await yoga.dispose();
           await deps.database.close();
@@ -235,4 +254,8 @@ function logStart(deps: AppDeps, url: string): void {
       'serving SIMULATED market data: prices, events and history are generated, not real (set MARKET_DATA_PROVIDERS for live data)',
     );
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -199,64 +199,76 @@ function fieldsValid(
   return !issues.some((issue) => keys.includes(issue.path?.[0] as keyof typeof baseShape));
 }
 
-type RawSettings = z.output<typeof settingsSchema>;
-
-export interface Config {
-  readonly env: RawSettings['NODE_ENV'];
-  readonly host: string;
-  readonly port: number;
-  readonly logLevel: RawSettings['LOG_LEVEL'];
-  readonly trustProxy: boolean;
-  readonly shutdownTimeoutMs: number;
+/**
+ * The settings as the app reads them: grouped, named for code, frozen. The `Config` type is derived
+ * from this transform of the zod schema, so a setting cannot be declared in one place and missing in
+ * another.
+ */
+const configSchema = settingsSchema.transform((s) => ({
+  env: s.NODE_ENV,
+  host: s.HOST,
+  port: s.PORT,
+  logLevel: s.LOG_LEVEL,
+  trustProxy: s.TRUST_PROXY,
+  shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
   /** Extra Host names and browser origins `/mcp` accepts (loopback ones always, on a loopback HOST). */
-  readonly allowedHosts: readonly string[];
-  readonly allowedOrigins: readonly string[];
-  readonly mcp: { readonly maxSessions: number; readonly sessionIdleMinutes: number };
-  readonly database: { readonly url: string | undefined; readonly dataDir: string };
-  readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
-  readonly sessions: {
-    readonly defaultTtlHours: number;
-    readonly maxTtlHours: number;
-    readonly cleanupIntervalMinutes: number;
-    readonly retentionDays: number;
-    readonly maxQueriesPerSession: number;
-    readonly enableAnalytics: boolean;
-  };
-  readonly smtp: {
-    readonly host: string | undefined;
-    readonly port: number;
-    readonly user: string | undefined;
-    readonly password: string | undefined;
-    readonly fromEmail: string | undefined;
-  };
-  readonly chat: { readonly botToken: string | undefined };
-  readonly marketData: MarketDataConfig;
-  readonly fkDsl: {
+  allowedHosts: s.ALLOWED_HOSTS,
+  allowedOrigins: s.ALLOWED_ORIGINS,
+  mcp: { maxSessions: s.MCP_MAX_SESSIONS, sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES },
+  database: { url: s.DATABASE_URL, dataDir: resolve(s.DATA_DIR) },
+  rateLimit: { max: s.RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
+  sessions: {
+    defaultTtlHours: s.SESSION_DEFAULT_TTL_HOURS,
+    maxTtlHours: s.SESSION_MAX_TTL_HOURS,
+    cleanupIntervalMinutes: s.SESSION_CLEANUP_INTERVAL_MINUTES,
+    retentionDays: s.SESSION_RETENTION_DAYS,
+    maxQueriesPerSession: s.SESSION_MAX_QUERIES_PER_SESSION,
+    enableAnalytics: s.SESSION_ENABLE_ANALYTICS,
+  },
+  smtp: {
+    host: s.SMTP_HOST,
+    port: s.SMTP_PORT,
+    user: s.SMTP_USER,
+    password: s.SMTP_PASSWORD,
+    fromEmail: s.SMTP_FROM_EMAIL,
+  },
+  chat: { botToken: s.CHAT_BOT_TOKEN },
+  marketData: {
+    providers: s.MARKET_DATA_PROVIDERS,
+    /** Upper bound for one provider call, retries included. */
+    timeoutMs: s.PROVIDER_TIMEOUT_MS,
+    simulated: { seed: s.SIMULATED_SEED, activity: s.SIMULATED_ACTIVITY, tickMs: s.SIMULATED_TICK_MS },
+    yahoo: { baseUrl: s.YAHOO_BASE_URL },
+    binance: {
+      baseUrl: s.BINANCE_BASE_URL,
+      futuresBaseUrl: s.BINANCE_FUTURES_BASE_URL,
+      wsUrl: s.BINANCE_WS_URL,
+    },
+    coingecko: { baseUrl: s.COINGECKO_BASE_URL, apiKey: s.COINGECKO_API_KEY },
+    alphavantage: { baseUrl: s.ALPHAVANTAGE_BASE_URL, apiKey: s.ALPHAVANTAGE_API_KEY },
+    finnhub: { baseUrl: s.FINNHUB_BASE_URL, apiKey: s.FINNHUB_API_KEY },
+  },
+  fkDsl: {
     /** SCAN universes used when no provider has its own instrument list (the simulated one does). */
-    readonly scanUniverse: { readonly US: readonly string[]; readonly CRYPTO: readonly string[] };
-    readonly taskRetentionDays: number;
-  };
-  readonly watchdogs: {
+    scanUniverse: { US: s.SCAN_UNIVERSE_US, CRYPTO: s.SCAN_UNIVERSE_CRYPTO },
+    taskRetentionDays: s.FKDSL_TASK_RETENTION_DAYS,
+  },
+  watchdogs: {
     /** Pairs the correlation-breakdown watchdog watches, in configuration order. */
-    readonly correlationPairs: readonly (readonly [string, string])[];
-  };
-}
+    correlationPairs: s.WATCHDOG_CORRELATION_PAIRS,
+  },
+}));
 
-export interface MarketDataConfig {
-  readonly providers: readonly ProviderId[];
-  /** Upper bound for one provider call, retries included. */
-  readonly timeoutMs: number;
-  readonly simulated: {
-    readonly seed: string;
-    readonly activity: 'normal' | 'demo';
-    readonly tickMs: number;
-  };
-  readonly yahoo: { readonly baseUrl: string };
-  readonly binance: { readonly baseUrl: string; readonly futuresBaseUrl: string; readonly wsUrl: string };
-  readonly coingecko: { readonly baseUrl: string; readonly apiKey: string | undefined };
-  readonly alphavantage: { readonly baseUrl: string; readonly apiKey: string | undefined };
-  readonly finnhub: { readonly baseUrl: string; readonly apiKey: string | undefined };
-}
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? T extends readonly [unknown, ...unknown[]]
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+export type Config = DeepReadonly<z.output<typeof configSchema>>;
+export type MarketDataConfig = Config['marketData'];
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -274,7 +286,7 @@ export function readEnvFile(path = resolve(process.cwd(), '.env')): Record<strin
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const known = Object.keys(baseShape);
   const input = Object.fromEntries(known.map((k) => [k, env[k]]).filter(([, v]) => v !== undefined));
-  const parsed = settingsSchema.safeParse(input);
+  const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
@@ -284,60 +296,25 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       }),
     );
   }
-  const s = parsed.data;
-  return deepFreeze({
-    env: s.NODE_ENV,
-    host: s.HOST,
-    port: s.PORT,
-    logLevel: s.LOG_LEVEL,
-    trustProxy: s.TRUST_PROXY,
-    shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
-    allowedHosts: s.ALLOWED_HOSTS,
-    allowedOrigins: s.ALLOWED_ORIGINS,
-    mcp: { maxSessions: s.MCP_MAX_SESSIONS, sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES },
-    database: { url: s.DATABASE_URL, dataDir: resolve(s.DATA_DIR) },
-    rateLimit: { max: s.RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
-    sessions: {
-      defaultTtlHours: s.SESSION_DEFAULT_TTL_HOURS,
-      maxTtlHours: s.SESSION_MAX_TTL_HOURS,
-      cleanupIntervalMinutes: s.SESSION_CLEANUP_INTERVAL_MINUTES,
-      retentionDays: s.SESSION_RETENTION_DAYS,
-      maxQueriesPerSession: s.SESSION_MAX_QUERIES_PER_SESSION,
-      enableAnalytics: s.SESSION_ENABLE_ANALYTICS,
-    },
-    smtp: {
-      host: s.SMTP_HOST,
-      port: s.SMTP_PORT,
-      user: s.SMTP_USER,
-      password: s.SMTP_PASSWORD,
-      fromEmail: s.SMTP_FROM_EMAIL,
-    },
-    chat: { botToken: s.CHAT_BOT_TOKEN },
-    marketData: {
-      providers: s.MARKET_DATA_PROVIDERS,
-      timeoutMs: s.PROVIDER_TIMEOUT_MS,
-      simulated: { seed: s.SIMULATED_SEED, activity: s.SIMULATED_ACTIVITY, tickMs: s.SIMULATED_TICK_MS },
-      yahoo: { baseUrl: s.YAHOO_BASE_URL },
-      binance: {
-        baseUrl: s.BINANCE_BASE_URL,
-        futuresBaseUrl: s.BINANCE_FUTURES_BASE_URL,
-        wsUrl: s.BINANCE_WS_URL,
-      },
-      coingecko: { baseUrl: s.COINGECKO_BASE_URL, apiKey: s.COINGECKO_API_KEY },
-      alphavantage: { baseUrl: s.ALPHAVANTAGE_BASE_URL, apiKey: s.ALPHAVANTAGE_API_KEY },
-      finnhub: { baseUrl: s.FINNHUB_BASE_URL, apiKey: s.FINNHUB_API_KEY },
-    },
-    fkDsl: {
-      scanUniverse: { US: s.SCAN_UNIVERSE_US, CRYPTO: s.SCAN_UNIVERSE_CRYPTO },
-      taskRetentionDays: s.FKDSL_TASK_RETENTION_DAYS,
-    },
-    watchdogs: { correlationPairs: s.WATCHDOG_CORRELATION_PAIRS },
-  });
+  return deepFreeze(parsed.data) as Config;
 }
 
 /** Process environment over `.env`; throws ConfigError listing every problem. */
 export function loadConfig(): Config {
   return parseConfig({ ...readEnvFile(), ...process.env });
+}
+
+/** For entry points: the configuration, or every problem on stderr and exit status 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
 }
 
 function redact(name: string, value: string): string {

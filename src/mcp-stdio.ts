@@ -1,14 +1,14 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { createDeps } from './deps.ts';
 import { modules } from './modules.ts';
 import type { Viewer } from './platform/http/client-identity.ts';
+import { exitAfterStop } from './platform/lifecycle.ts';
 import { routeConsoleToStderr, serveMcpStdio } from './platform/mcp/mcp-stdio.ts';
-import { resourcesOf } from './platform/module.ts';
 
 /**
  * The caller of every stdio request. stdio runs as the local operator: whoever can start this
- * process already has the machine's data and configuration (access control comes later).
+ * process already has the machine's data and configuration.
  */
 const LOCAL_OPERATOR: Viewer = { clientId: 'local:stdio', remoteAddress: undefined, hasApiKey: false };
 
@@ -20,43 +20,11 @@ const LOCAL_OPERATOR: Viewer = { clientId: 'local:stdio', remoteAddress: undefin
  */
 async function main(): Promise<void> {
   routeConsoleToStderr();
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-
+  const config = loadConfigOrExit();
   const deps = await createDeps(config, modules);
   const { logger } = deps;
   const app = buildApp(deps, modules);
-
-  let stopping = false;
-  const shutdown = (reason: string) => {
-    if (stopping) {
-      if (reason.startsWith('SIG')) {
-        logger.warn({ reason }, 'second signal: exiting without waiting');
-        process.exit(1);
-      }
-      return;
-    }
-    stopping = true;
-    logger.info({ reason }, 'mcp stdio server stopping');
-    app.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+  const shutdown = exitAfterStop(logger, () => app.stop());
 
   try {
     await app.startWithoutListening();
@@ -65,16 +33,7 @@ async function main(): Promise<void> {
     await app.stop().catch(() => {});
     process.exit(1);
   }
-  const session = await serveMcpStdio({
-    server: {
-      info: { name: 'vigil', version: deps.serverInfo.version },
-      tools: app.tools,
-      resources: resourcesOf(modules, deps),
-      errors: app.errors,
-      logger: logger.child({ component: 'mcp' }),
-    },
-    caller: { viewer: LOCAL_OPERATOR },
-  });
+  const session = await serveMcpStdio({ server: app.mcp, caller: { viewer: LOCAL_OPERATOR } });
   logger.info({ tools: app.tools.map((t) => t.name) }, 'mcp stdio server ready');
   await session.closed;
   shutdown('stdin closed');

@@ -148,3 +148,45 @@ describe('rate limits over HTTP', () => {
     }
   });
 });
+
+describe('CORS on /graphql: by allow-list, never a credentialed wildcard', () => {
+  let t: TestApp;
+  const allowed = 'https://dashboard.example';
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ALLOWED_ORIGINS: allowed } });
+  });
+  afterAll(async () => t?.close());
+
+  const preflight = (origin: string) =>
+    t.app.fetch('/graphql', {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+  const post = (origin: string) =>
+    t.app.fetch('/graphql', {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ serverInfo { name } }' }),
+    });
+
+  it('answers a listed origin with itself and no credentials', async () => {
+    for (const response of [await preflight(allowed), await post(allowed)]) {
+      expect(response.headers.get('access-control-allow-origin')).toBe(allowed);
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('gives any other origin no CORS headers, so its page cannot read the answer', async () => {
+    for (const origin of ['https://evil.example', 'http://localhost:3000']) {
+      for (const response of [await preflight(origin), await post(origin)]) {
+        expect(response.headers.get('access-control-allow-origin')).toBeNull();
+        expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+      }
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,11 +8,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServerAdapter } from '@whatwg-node/server';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { priceResource } from '../src/market-data/market-data.mcp.ts';
-import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../src/platform/mcp/mcp-http.ts';
-import { createLogger } from '../src/platform/observability/logger.ts';
+import type { Viewer } from '../src/platform/http/client-identity.ts';
+import {
+  createMcpHttpEndpoint,
+  type McpHttpEndpoint,
+  type McpHttpOptions,
+} from '../src/platform/mcp/mcp-http.ts';
+import type { McpResourceTemplate } from '../src/platform/mcp/mcp-resources.ts';
+import { createLogger, type Logger } from '../src/platform/observability/logger.ts';
 import { compileTools, type ToolDefinition } from '../src/platform/operations/tool.ts';
 import { buildSchema } from '../src/schema.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
@@ -121,13 +130,41 @@ const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
+const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+
+/** The origin the test app lists in ALLOWED_ORIGINS (browsers on it may call /mcp). */
+const APP_ORIGIN = 'https://app.example';
+
+/** One client per X-API-Key value; requests without a key are one anonymous client. */
+function byApiKey(request: Request): Viewer {
+  const key = request.headers.get('x-api-key');
+  return { clientId: key ? `key:${key}` : 'ip:test', remoteAddress: undefined, hasApiKey: Boolean(key) };
+}
+
+/** Reads a stream until `done` says the text so far is enough, or the stream ends. */
+async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  done: (text: string) => boolean,
+): Promise<{ text: string; ended: boolean }> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) return { text, ended: true };
+    text += decoder.decode(chunk.value, { stream: true });
+    if (done(text)) return { text, ended: false };
+  }
+}
 
 describe('MCP', () => {
   let t: TestApp;
   const clients: Array<{ client: Client; transport: StreamableHTTPClientTransport }> = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true, env: { SIMULATED_TICK_MS: '100' } });
+    t = await createTestApp({
+      listen: true,
+      env: { SIMULATED_TICK_MS: '100', ALLOWED_ORIGINS: APP_ORIGIN },
+    });
   });
   afterEach(async () => {
     for (const { client, transport } of clients.splice(0)) {
@@ -314,6 +351,59 @@ describe('MCP', () => {
       expect(local.body).toMatch(/"serverInfo"/);
     });
 
+    it('answers CORS preflights for listed origins only, and lets their pages read the session id', async () => {
+      const preflight = (origin: string) =>
+        t.app.fetch('/mcp', {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, mcp-session-id, x-api-key',
+          },
+        });
+      const allowed = await preflight(APP_ORIGIN);
+      expect(allowed.status).toBe(204);
+      expect(Object.fromEntries(allowed.headers)).toMatchObject({
+        'access-control-allow-origin': APP_ORIGIN,
+        'access-control-allow-methods': 'GET, POST, DELETE',
+        'access-control-allow-headers':
+          'content-type, mcp-session-id, mcp-protocol-version, last-event-id, authorization, x-api-key',
+        'access-control-expose-headers': 'mcp-session-id',
+        vary: 'Origin',
+      });
+      expect(allowed.headers.get('access-control-allow-credentials')).toBeNull();
+
+      // Not listed: neither another site nor (listing is explicit) a page on this machine.
+      for (const origin of ['https://evil.example', 'http://localhost:3000']) {
+        const refused = await preflight(origin);
+        expect(refused.status).toBe(403);
+        expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+        await refused.body?.cancel();
+      }
+
+      const opened = await t.app.fetch('/mcp', {
+        method: 'POST',
+        headers: {
+          origin: APP_ORIGIN,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: INITIALIZE,
+      });
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+      expect(opened.headers.get('access-control-expose-headers')).toBe('mcp-session-id');
+      expect(opened.headers.get('vary')).toMatch(/Origin/);
+      const id = opened.headers.get('mcp-session-id');
+      expect(id).toBeTruthy();
+      await opened.text();
+      const ended = await t.app.fetch('/mcp', {
+        method: 'DELETE',
+        headers: { origin: APP_ORIGIN, 'mcp-session-id': id! },
+      });
+      expect(ended.status).toBe(200);
+    });
+
     it('refuses requests that are not a session or an initialize', async () => {
       const noSession = await rawPost(
         `${t.url}/mcp`,
@@ -338,6 +428,7 @@ describe('MCP', () => {
           info: { name: 'vigil', version: 'test' },
           tools,
           resources: [priceResource(t.app.deps)],
+          runner: t.app.runner,
           errors: t.app.errors,
           logger: createLogger('silent'),
           maxSubscriptionsPerSession: 2,
@@ -418,82 +509,316 @@ describe('MCP', () => {
       expect(t.app.deps.priceHub.stats().subscribers).toBe(before);
     });
 
-    it('at the session bound, replaces the least recently active idle session; expires idle ones', async () => {
-      const bounded = createMcpHttpEndpoint({
+    /** An endpoint without tools on the test clock; `overrides` set its limits. */
+    function bounded(overrides: Partial<McpHttpOptions> = {}, logger: Logger = createLogger('silent')) {
+      return createMcpHttpEndpoint({
         server: {
           info: { name: 'vigil', version: 'test' },
           tools: [],
           resources: [],
+          runner: t.app.runner,
           errors: t.app.errors,
-          logger: createLogger('silent'),
+          logger,
         },
-        logger: createLogger('silent'),
+        logger,
         maxSessions: 2,
         idleMs: 60_000,
         loopbackOnly: true,
+        identify: byApiKey,
         now: () => now,
+        ...overrides,
       });
-      const context = { params: {}, template: '/mcp', server: {} };
-      const post = async (body: string, session?: string) => {
-        const response = await bounded.handle(
+    }
+
+    const context = { params: {}, template: '/mcp', server: {} };
+
+    /** One raw request; `key` is the client's X-API-Key. The body is left unread. */
+    function send(
+      target: McpHttpEndpoint,
+      options: { method?: string; body?: string; session?: string; key?: string; signal?: AbortSignal },
+    ): Promise<Response> {
+      const { method = 'POST', body, session, key, signal } = options;
+      return Promise.resolve(
+        target.handle(
           new Request('http://localhost/mcp', {
-            method: 'POST',
+            method,
             headers: {
-              'content-type': 'application/json',
-              accept: 'application/json, text/event-stream',
+              accept: method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
+              ...(body ? { 'content-type': 'application/json' } : {}),
               ...(session ? { 'mcp-session-id': session } : {}),
+              ...(key ? { 'x-api-key': key } : {}),
             },
-            body,
+            ...(body ? { body } : {}),
+            ...(signal ? { signal } : {}),
           }),
           context,
-        );
-        await response.text();
-        return response;
-      };
-      const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        ),
+      );
+    }
+
+    /** A POST whose answer is read to its end. */
+    async function post(target: McpHttpEndpoint, body: string, session?: string, key?: string) {
+      const response = await send(target, { body, ...(session ? { session } : {}), ...(key ? { key } : {}) });
+      await response.text();
+      return response;
+    }
+
+    async function open(target: McpHttpEndpoint, key?: string): Promise<string> {
+      const response = await post(target, INITIALIZE, undefined, key);
+      expect(response.status).toBe(200);
+      return response.headers.get('mcp-session-id')!;
+    }
+
+    it('at the session bound, replaces the least recently active idle session of the same client; expires idle ones', async () => {
+      const ep = bounded();
       try {
         now = 1_000;
-        const a = (await post(INITIALIZE)).headers.get('mcp-session-id')!;
+        const a = await open(ep);
         now = 2_000;
-        const b = (await post(INITIALIZE)).headers.get('mcp-session-id')!;
+        const b = await open(ep);
         now = 3_000;
-        expect((await post(listTools, a)).status).toBe(200);
+        expect((await post(ep, LIST_TOOLS, a)).status).toBe(200);
         now = 4_000;
-        const c = (await post(INITIALIZE)).headers.get('mcp-session-id')!;
-        expect(bounded.sessionCount).toBe(2);
-        expect((await post(listTools, b)).status).toBe(404);
-        expect((await post(listTools, a)).status).toBe(200);
+        const c = await open(ep);
+        expect(ep.sessionCount).toBe(2);
+        expect((await post(ep, LIST_TOOLS, b)).status).toBe(404);
+        expect((await post(ep, LIST_TOOLS, a)).status).toBe(200);
 
         // Sessions with an open notification stream are busy: a new session is refused, not squeezed in.
-        const streams = await Promise.all(
-          [a, c].map((id) =>
-            bounded.handle(
-              new Request('http://localhost/mcp', {
-                headers: { accept: 'text/event-stream', 'mcp-session-id': id },
-              }),
-              context,
-            ),
-          ),
-        );
+        const streams = await Promise.all([a, c].map((session) => send(ep, { method: 'GET', session })));
         expect(streams.map((r) => r.status)).toEqual([200, 200]);
-        const refused = await post(INITIALIZE);
+        expect(ep.streamCount).toBe(2);
+        const refused = await post(ep, INITIALIZE);
         expect(refused.status).toBe(503);
         expect(refused.headers.get('retry-after')).toBe('30');
         await Promise.all(streams.map((r) => r.body?.cancel()));
+        expect(ep.streamCount).toBe(0);
 
         now += 60_001;
-        bounded.sweep();
-        expect(bounded.sessionCount).toBe(0);
-        expect((await post(listTools, a)).status).toBe(404);
+        ep.sweep();
+        expect(ep.sessionCount).toBe(0);
+        expect((await post(ep, LIST_TOOLS, a)).status).toBe(404);
       } finally {
-        await bounded.close();
+        await ep.close();
+      }
+    });
+
+    it('keeps sessions per client: another client can neither push them out nor use them', async () => {
+      const ep = bounded({ maxSessions: 2 });
+      try {
+        now = 1_000;
+        const a1 = await open(ep, 'client-a');
+        now = 2_000;
+        let b = await open(ep, 'client-b');
+        // The table is full: B initializing again replaces only B's own idle session, never A's.
+        for (let i = 0; i < 3; i++) {
+          now += 1_000;
+          const previous = b;
+          b = await open(ep, 'client-b');
+          expect((await post(ep, LIST_TOOLS, previous, 'client-b')).status).toBe(404);
+          expect((await post(ep, LIST_TOOLS, a1, 'client-a')).status).toBe(200);
+        }
+        expect(ep.sessionCount).toBe(2);
+
+        // A leaked session id is of no use to another client (404, as for an unknown session).
+        expect((await post(ep, LIST_TOOLS, a1, 'client-b')).status).toBe(404);
+        expect((await post(ep, LIST_TOOLS, a1)).status).toBe(404);
+        expect((await post(ep, LIST_TOOLS, a1, 'client-a')).status).toBe(200);
+        const foreignDelete = await send(ep, { method: 'DELETE', session: a1, key: 'client-b' });
+        expect(foreignDelete.status).toBe(404);
+        await foreignDelete.text();
+
+        // B leaves; A fills the table with idle sessions; B is then refused rather than let in at A's cost.
+        const left = await send(ep, { method: 'DELETE', session: b, key: 'client-b' });
+        expect(left.status).toBe(200);
+        await left.text();
+        now += 1_000;
+        const a2 = await open(ep, 'client-a');
+        const refused = await post(ep, INITIALIZE, undefined, 'client-b');
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toBe('30');
+        expect((await post(ep, LIST_TOOLS, a1, 'client-a')).status).toBe(200);
+        expect((await post(ep, LIST_TOOLS, a2, 'client-a')).status).toBe(200);
+      } finally {
+        await ep.close();
+      }
+    });
+
+    it('bounds the sessions of one client below the total', async () => {
+      const ep = bounded({ maxSessions: 3, maxSessionsPerClient: 2 });
+      try {
+        now = 1_000;
+        const a1 = await open(ep, 'client-a');
+        now = 2_000;
+        const a2 = await open(ep, 'client-a');
+        now = 3_000;
+        const a3 = await open(ep, 'client-a');
+        expect((await post(ep, LIST_TOOLS, a1, 'client-a')).status).toBe(404);
+        expect(ep.sessionCount).toBe(2);
+        await open(ep, 'client-b');
+        expect(ep.sessionCount).toBe(3);
+
+        const streams = await Promise.all(
+          [a2, a3].map((session) => send(ep, { method: 'GET', session, key: 'client-a' })),
+        );
+        const refused = await send(ep, { body: INITIALIZE, key: 'client-a' });
+        expect(refused.status).toBe(503);
+        expect(await refused.json()).toMatchObject({
+          error: { message: expect.stringMatching(/for this client \(at most 2/) },
+        });
+        await Promise.all(streams.map((r) => r.body?.cancel()));
+      } finally {
+        await ep.close();
+      }
+    });
+
+    it('sends keep-alives on the notification stream and closes it at its maximum age', async () => {
+      const ep = bounded({ idleMs: 60_000, keepAliveMs: 20 });
+      try {
+        now = 1_000;
+        const session = await open(ep);
+        const stream = await send(ep, { method: 'GET', session });
+        expect(stream.status).toBe(200);
+        const reader = stream.body!.getReader();
+        const alive = await readUntil(reader, (text) => text.includes(': keepalive'));
+        expect(alive.ended).toBe(false);
+
+        // An open stream keeps its session; past the stream's age the stream ends (clients reconnect).
+        now += 59_999;
+        ep.sweep();
+        expect(ep.streamCount).toBe(1);
+        now += 1;
+        ep.sweep();
+        expect((await readUntil(reader, () => false)).ended).toBe(true);
+        expect(ep.streamCount).toBe(0);
+        expect(ep.sessionCount).toBe(1);
+
+        const again = await send(ep, { method: 'GET', session });
+        expect(again.status).toBe(200);
+        await again.body?.cancel();
+        // A client that does not come back: its session expires once idle.
+        now += 60_000;
+        ep.sweep();
+        expect(ep.sessionCount).toBe(0);
+      } finally {
+        await ep.close();
+      }
+    });
+
+    it('ends a notification stream whose connection is gone, so its session can expire', async () => {
+      // Node sends a stream's headers with its first bytes: a keep-alive comes soon here.
+      const ep = bounded({ keepAliveMs: 20 });
+      const server = createServer(createServerAdapter((request) => ep.handle(request, context)));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      try {
+        now = 1_000;
+        const id = await new Promise<string>((resolve, reject) => {
+          const req = httpRequest(
+            url,
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(String(res.headers['mcp-session-id'])));
+            },
+          );
+          req.on('error', reject);
+          req.end(INITIALIZE);
+        });
+        // A notification stream over a real connection; then the client vanishes (socket destroyed).
+        await new Promise<void>((resolve, reject) => {
+          const req = httpRequest(
+            url,
+            { headers: { accept: 'text/event-stream', 'mcp-session-id': id } },
+            (res) => {
+              if (res.statusCode !== 200) reject(new Error(`GET answered ${res.statusCode}`));
+              expect(ep.streamCount).toBe(1);
+              req.destroy();
+              resolve();
+            },
+          );
+          req.on('error', () => {});
+          req.end();
+        });
+        // The server notices the closed connection (the adapter aborts the request's signal).
+        await vi.waitFor(() => expect(ep.streamCount).toBe(0));
+        now += 60_001;
+        ep.sweep();
+        expect(ep.sessionCount).toBe(0);
+      } finally {
+        await ep.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+
+    it('close() ends streams and sessions, and may be called again', async () => {
+      const ep = bounded();
+      const session = await open(ep);
+      const stream = await send(ep, { method: 'GET', session });
+      const reader = stream.body!.getReader();
+      await Promise.all([ep.close(100), ep.close()]);
+      await ep.close();
+      expect((await readUntil(reader, () => false)).ended).toBe(true);
+      expect(ep.sessionCount).toBe(0);
+      const refused = await post(ep, INITIALIZE);
+      expect(refused.status).toBe(503);
+    });
+
+    it('logs at most 200 characters of a resource URI the client sent', async () => {
+      const lines: string[] = [];
+      const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(line) });
+      const broken: McpResourceTemplate = {
+        uriTemplate: 'test://broken/{name}',
+        name: 'broken',
+        title: 'Broken',
+        description: 'Always fails.',
+        mimeType: 'application/json',
+        read: async () => {
+          throw new Error('unexpected');
+        },
+        watch: () => () => {},
+      };
+      const ep = createMcpHttpEndpoint({
+        server: {
+          info: { name: 'vigil', version: 'test' },
+          tools: [],
+          resources: [broken],
+          runner: t.app.runner,
+          errors: t.app.errors,
+          logger,
+        },
+        logger,
+        maxSessions: 2,
+        idleMs: 60_000,
+        loopbackOnly: true,
+      });
+      const client = new Client({ name: 'in-process', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+        fetch: async (url, init) => ep.handle(new Request(url, init), context),
+      });
+      try {
+        await client.connect(transport);
+        const uri = `test://broken/${'x'.repeat(5_000)}`;
+        const failed = await rejection(client.readResource({ uri }));
+        expect(failed.code).toBe(-32603);
+        const logged = lines
+          .map((line) => JSON.parse(line))
+          .find((l) => l.msg === 'mcp resource failed unexpectedly');
+        expect(logged.uri).toBe(uri.slice(0, 200));
+      } finally {
+        await client.close();
+        await ep.close();
       }
     });
   });
 
   describe('caller identity', () => {
-    it('runs each tool call as the HTTP request that carried it (rate limits per API key)', async () => {
-      const app = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '2' } });
+    it('runs each tool call and resource read as the HTTP request that carried it (rate limits per API key)', async () => {
+      const app = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '1' } });
       const connect = async (apiKey: string) => {
         const client = new Client({ name: 'vigil-test', version: '1.0.0' });
         const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
@@ -503,6 +828,25 @@ describe('MCP', () => {
         return client;
       };
       try {
+        // The price resource reads through GraphQL `quote`, limited like any operation.
+        const reader = await connect('key-reader');
+        const uri = 'vigil://prices/AAPL';
+        expect(contentJson(await reader.readResource({ uri }))).toMatchObject({ symbol: 'AAPL' });
+        const readLimited = await rejection(reader.readResource({ uri }));
+        expect(readLimited.code).toBe(-32000);
+        expect(readLimited.message).toMatch(/Rate limit exceeded for quote/);
+        expect(readLimited.data).toMatchObject({
+          code: 'RATE_LIMITED',
+          details: { retryAfterSeconds: expect.any(Number) },
+        });
+        // Subscribing checks the symbol with the same query, so the limit holds there too.
+        const subscribeLimited = await rejection(reader.subscribeResource({ uri }));
+        expect(subscribeLimited.data).toMatchObject({ code: 'RATE_LIMITED' });
+        expect(app.app.deps.priceHub.stats().subscribers).toBe(0);
+        const otherReader = await connect('key-other-reader');
+        expect(contentJson(await otherReader.readResource({ uri }))).toMatchObject({ symbol: 'AAPL' });
+        await Promise.all([reader.close(), otherReader.close()]);
+
         if (!app.app.tools.some((tool) => tool.name === 'search-by-symbol')) return;
         const call = (client: Client) =>
           client.callTool({
@@ -510,7 +854,6 @@ describe('MCP', () => {
             arguments: { symbol: 'AAPL', depth: 'quick' },
           }) as Promise<Json>;
         const first = await connect('key-one');
-        expect((await call(first)).isError).toBeFalsy();
         expect((await call(first)).isError).toBeFalsy();
         const limited = await call(first);
         expect(limited.isError).toBe(true);
@@ -533,11 +876,20 @@ describe('MCP', () => {
         const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`));
         await client.connect(transport);
         await client.subscribeResource({ uri: 'vigil://prices/AAPL' });
+        // MCP sessions (and their hub subscriptions) end before the market-data module closes the hub.
+        const hub = app.app.deps.priceHub;
+        const closeHub = hub.close.bind(hub);
+        let subscribersAtHubClose: number | undefined;
+        hub.close = () => {
+          subscribersAtHubClose = hub.stats().subscribers;
+          closeHub();
+        };
         const started = Date.now();
         await app.app.stop();
         // Neither the 20 s budget nor Node's 5 s keep-alive timeout: the server did not wait for the
         // client's open GET stream or the connection that carried it.
         expect(Date.now() - started).toBeLessThan(3_000);
+        expect(subscribersAtHubClose).toBe(0);
         expect(app.app.deps.priceHub.stats().subscribers).toBe(0);
         await client.close();
       } finally {

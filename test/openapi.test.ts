@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorTable, PLATFORM_ERRORS } from '../src/platform/errors.ts';
+import { jsonSchemaOf } from '../src/platform/operations/json-schema.ts';
 import { buildOpenApiDocument } from '../src/platform/rest/openapi.ts';
-import { jsonSchemaOf } from '../src/platform/rest/tool-routes.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is checked by the validator and the expectations.
@@ -55,9 +55,9 @@ describe('OpenAPI document', () => {
       const operation = document.paths[`/mcp/tools/${tool.name}`]?.post;
       expect(operation, tool.name).toBeDefined();
       const input = resolve(document, operation.requestBody.content['application/json'].schema);
-      expect(input).toEqual(jsonSchemaOf(tool.inputSchema, 'input'));
+      expect(input).toEqual(jsonSchemaOf(tool.inputSchema, 'input', 'draft-2020-12'));
       const output = resolve(document, operation.responses['200'].content['application/json'].schema);
-      expect(output).toEqual(jsonSchemaOf(tool.definition.outputSchema, 'output'));
+      expect(output).toEqual(jsonSchemaOf(tool.definition.outputSchema, 'output', 'draft-2020-12'));
       for (const status of ['400', '413', '415', '422', '429', '500']) {
         expect(operation.responses[status], `${tool.name} ${status}`).toBeDefined();
       }

@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { HttpRoutes } from '../src/platform/http/http-routes.ts';
+import { createLogger } from '../src/platform/observability/logger.ts';
 import { compileTools, type ToolDefinition } from '../src/platform/operations/tool.ts';
 import { registerToolRoutes } from '../src/platform/rest/tool-routes.ts';
 import { buildSchema } from '../src/schema.ts';
-import { createTestApp, type TestApp } from './support/app.ts';
+import { createTestApp, graphql, type TestApp } from './support/app.ts';
+import { createFakeProvider } from './support/fake-provider.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
 type Json = any;
@@ -259,6 +261,14 @@ describe('REST tool routes', () => {
         result: (data: { serverInfo: { version: string } }) => ({ version: data.serverInfo.version }),
         outputSchema: z.object({ version: z.string() }),
       } as ToolDefinition<never>,
+      {
+        name: 'nothing',
+        title: 'Nothing',
+        description: 'Runs an operation and answers no value at all, to show how undefined travels.',
+        document: 'query Nothing { serverInfo { version } }',
+        result: () => undefined,
+        outputSchema: z.unknown(),
+      } as ToolDefinition<never>,
     ];
     let routes: HttpRoutes;
     const call = async (path: string, body: unknown): Promise<Answer> => {
@@ -294,6 +304,18 @@ describe('REST tool routes', () => {
         413,
         'PAYLOAD_TOO_LARGE',
       );
+    });
+
+    it('answers a tool value that is undefined as JSON null on both routes', async () => {
+      const called = await call('/mcp/tools/call', { name: 'nothing' });
+      expect(called.status).toBe(200);
+      expect(called.body).toEqual({
+        content: [{ type: 'text', text: 'null' }],
+        structuredContent: null,
+        isError: false,
+      });
+      const direct = await call('/mcp/tools/nothing', {});
+      expect(direct).toMatchObject({ status: 200, body: null });
     });
 
     it('refuses a tool named like the call route', () => {
@@ -336,6 +358,63 @@ describe('REST tool routes over the rate limit', () => {
 
     // Another client has its own allowance.
     expect((await post(t, '/mcp/tools/search-by-symbol', args, { 'x-api-key': 'client-b' })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('an unexpected failure (not a domain error)', () => {
+  let t: TestApp;
+  const logger = createLogger('silent');
+  const logged = vi.spyOn(logger, 'error');
+
+  beforeAll(async () => {
+    // A provider with a bug: asked whether it serves BOOM, it throws a plain Error, outside the
+    // guarded provider call, so the resolver itself fails with something that is no AppError.
+    const buggy = createFakeProvider('buggy', { capabilities: ['quote'] });
+    buggy.prices.set('AAPL', 150);
+    const supports = buggy.supports;
+    buggy.supports = (capability, instrument) => {
+      if (instrument?.symbol === 'BOOM') throw new Error('secret internals: provider bug');
+      return supports(capability, instrument);
+    };
+    t = await createTestApp({ overrides: { providers: [buggy], logger } });
+  });
+  afterAll(async () => t?.close());
+
+  it('is INTERNAL on GraphQL, on both REST tool routes (500) and to the MCP tool call, with no internals', async () => {
+    const { body } = await graphql(t.app, '{ quote(symbol: "BOOM") { quote { price } } }');
+    expect(body.errors?.[0]).toMatchObject({
+      message: 'Unexpected error.',
+      extensions: { code: 'INTERNAL' },
+    });
+
+    const direct = await post(t, '/mcp/tools/search-by-symbol', { symbol: 'BOOM', depth: 'quick' });
+    expectError(direct, 500, 'INTERNAL');
+    const called = await post(t, '/mcp/tools/call', {
+      name: 'search-by-symbol',
+      arguments: { symbol: 'BOOM', depth: 'quick' },
+    });
+    expectCallError(called, 500, 'INTERNAL');
+
+    // What MCP's tools/call reports (`isError` text `INTERNAL: ...`) is this outcome.
+    const tool = t.app.tools.find((x) => x.name === 'search-by-symbol')!;
+    const outcome = await tool.call({ symbol: 'BOOM', depth: 'quick' }, {});
+    expect(outcome).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Unexpected error.' } });
+
+    for (const answer of [JSON.stringify(body), JSON.stringify(direct.body), JSON.stringify(called.body)]) {
+      expect(answer).not.toContain('secret');
+      expect(answer).not.toContain('INTERNAL_SERVER_ERROR');
+    }
+    // Logged where it was masked, with the original error.
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({
+        err: expect.objectContaining({ message: 'secret internals: provider bug' }),
+      }),
+      'unexpected error in GraphQL operation',
+    );
+    // Another symbol still answers: only the failure is masked.
+    expect((await post(t, '/mcp/tools/search-by-symbol', { symbol: 'AAPL', depth: 'quick' })).status).toBe(
       200,
     );
   });

@@ -50,3 +50,15 @@ describe('graceful stop with a job running', () => {
     expect(order).toEqual(['job finished', 'stopped']);
   });
 });
+
+describe('a stop that arrives while the app is starting', () => {
+  it('makes the start give up: no port is opened and the app ends stopped', async () => {
+    const t = await createTestApp();
+    const start = t.app.start({ port: 0, host: '127.0.0.1' });
+    const stopped = t.app.stop();
+    await expect(start).rejects.toThrow(/stopped while it was starting/);
+    await stopped;
+    expect(t.app.state).toBe('stopped');
+    await t.database.cleanup();
+  });
+});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { modules } from '../src/modules.ts';
-import { compileTools, type Tool, type ToolDefinition } from '../src/platform/operations/tool.ts';
+import { checkTools, type Tool, type ToolDefinition } from '../src/platform/operations/tool.ts';
 import { buildSchema } from '../src/schema.ts';
 import { createTestApp, graphql, type TestApp } from './support/app.ts';
 
@@ -11,7 +11,7 @@ type Json = any;
 const definitions = modules.flatMap((m) => m.tools ?? []);
 
 /** Arguments of the interface spec (and compatibility reference): name -> default (undefined: none). */
-const SPEC_ARGUMENTS: Record<string, { required: string[]; defaults: Record<string, unknown> }> = {
+const DOCUMENTED_ARGUMENTS: Record<string, { required: string[]; defaults: Record<string, unknown> }> = {
   'search-by-symbol': {
     required: ['symbol'],
     defaults: { symbol: undefined, market: 'US', depth: 'standard', language: 'en', sessionId: undefined },
@@ -63,7 +63,7 @@ function expectWireShape(tool: Tool, value: unknown): void {
 }
 
 describe('tool definitions', () => {
-  const tools = compileTools(buildSchema(), definitions, undefined);
+  const tools = checkTools(buildSchema(), definitions);
   const byName = (name: string) => tools.find((t) => t.name === name)!;
 
   it('every module tool compiles against the schema', () => {
@@ -77,18 +77,21 @@ describe('tool definitions', () => {
   });
 
   it('has the data tools of the interface spec', () => {
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(Object.keys(SPEC_ARGUMENTS)));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(Object.keys(DOCUMENTED_ARGUMENTS)));
   });
 
-  it.each(Object.entries(SPEC_ARGUMENTS))('%s takes the spec arguments with their defaults', (name, spec) => {
-    const input = z.toJSONSchema(byName(name).inputSchema, { io: 'input' }) as JsonSchema;
-    expect(input.type).toBe('object');
-    expect(Object.keys(input.properties ?? {}).sort()).toEqual(Object.keys(spec.defaults).sort());
-    expect((input.required ?? []).sort()).toEqual(spec.required);
-    for (const [argument, fallback] of Object.entries(spec.defaults)) {
-      expect(input.properties![argument]!.default, `${name}.${argument}`).toEqual(fallback);
-    }
-  });
+  it.each(Object.entries(DOCUMENTED_ARGUMENTS))(
+    '%s takes the documented arguments with their defaults',
+    (name, spec) => {
+      const input = z.toJSONSchema(byName(name).inputSchema, { io: 'input' }) as JsonSchema;
+      expect(input.type).toBe('object');
+      expect(Object.keys(input.properties ?? {}).sort()).toEqual(Object.keys(spec.defaults).sort());
+      expect((input.required ?? []).sort()).toEqual(spec.required);
+      for (const [argument, fallback] of Object.entries(spec.defaults)) {
+        expect(input.properties![argument]!.default, `${name}.${argument}`).toEqual(fallback);
+      }
+    },
+  );
 
   it.each(['search-by-symbol', 'search-by-coin'])('%s takes the wire depth values', (name) => {
     const input = z.toJSONSchema(byName(name).inputSchema, { io: 'input' }) as JsonSchema;
@@ -113,7 +116,7 @@ describe('tool definitions', () => {
       result: () => ({}),
       outputSchema: z.object({}),
     };
-    expect(() => compileTools(buildSchema(), [...definitions, broken], undefined)).toThrow(
+    expect(() => checkTools(buildSchema(), [...definitions, broken])).toThrow(
       /tool broken-tool: .*noSuchField/,
     );
   });

@@ -1,13 +1,13 @@
-import type { AppDeps } from '../deps.ts';
 import { defineModule } from '../platform/module.ts';
 import { FKDSL_ERRORS } from './errors.ts';
 import * as fkDslGraphql from './fk-dsl.graphql.ts';
 import { cleanupJob, executeJob } from './fk-dsl.jobs.ts';
+import type { FkDslService } from './fk-dsl.service.ts';
 import { fkDslTools } from './fk-dsl.tools.ts';
 import * as tasksTables from './tasks.sql.ts';
 
 /** The FK-DSL query language: run, explain, and background tasks kept in the database. */
-export const fkDslModule = defineModule<AppDeps>({
+export const fkDslModule = defineModule<{ readonly fkDsl: FkDslService }>({
   name: 'fk-dsl',
   graphql: [fkDslGraphql],
   tables: [tasksTables],

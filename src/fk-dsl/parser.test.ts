@@ -7,7 +7,7 @@ import { print } from './printer.ts';
 const ast = (source: string) => withoutPositions(parse(source));
 
 describe('FK-DSL parser', () => {
-  it('parses the statement forms of the specification', () => {
+  it('parses every statement form of the language', () => {
     expect(
       ast('EVALUATE AAPL: PRICE, VOLATILITY(30d), TECHNICAL(RSI, MACD, BOLLINGER_BANDS, SMA(20))'),
     ).toEqual({

@@ -1,8 +1,7 @@
-import type { AppDeps } from '../deps.ts';
-import type { McpResourceTemplate, ResourceParams } from '../platform/mcp/mcp-resources.ts';
-import type { PriceTick } from './hub/price-hub.ts';
+import type { McpResourceTemplate, ResourceCall, ResourceParams } from '../platform/mcp/mcp-resources.ts';
+import type { PriceHub, PriceTick } from './hub/price-hub.ts';
 import { instrumentKey, parseInstrument } from './instruments.ts';
-import type { Instrument } from './types.ts';
+import { joined } from './tools/tool-wire.ts';
 
 /** A subscribed price resource changes at most once per this interval (the hub enforces it). */
 export const PRICE_RESOURCE_INTERVAL_MS = 1_000;
@@ -18,23 +17,55 @@ export interface PriceResource {
   readonly currency: string;
   /** Time of the price itself, not of the read. */
   readonly as_of: string;
+  /** Providers whose answer was used, joined as in the data tools (`a, b`). */
   readonly provider: string;
   /** True when the price comes from the simulated market (it describes no real market). */
   readonly simulated: boolean;
 }
 
+/** The GraphQL `quote` field a read runs, as the reader (rate limits, identity, error codes). */
+const PRICE_QUERY = /* GraphQL */ `
+  query PriceResource($symbol: String!) {
+    quote(symbol: $symbol) {
+      symbol
+      quote { price change changePercent volume currency asOf }
+      lineage { used simulated }
+    }
+  }`;
+
+interface PriceData {
+  readonly quote: {
+    readonly symbol: string;
+    readonly quote: {
+      readonly price: number;
+      readonly change: number | null;
+      readonly changePercent: number | null;
+      readonly volume: number | null;
+      readonly currency: string;
+      readonly asOf: string;
+    };
+    readonly lineage: { readonly used: readonly string[]; readonly simulated: boolean };
+  };
+}
+
 /**
  * `vigil://prices/{symbol}`: the arbitrated latest price of one instrument (symbol URI-encoded:
- * `vigil://prices/AAPL`, `vigil://prices/BTC%2FUSDT`). A subscription follows the price hub (the
- * same shared upstream feed as every other price stream) and reports at most one change a second.
- * While a symbol is watched, a read returns the hub's latest price when it is newer than the
- * cached quote, so a client reading after a notification sees the price that caused it.
+ * `vigil://prices/AAPL`, `vigil://prices/BTC%2FUSDT`). A read runs the GraphQL `quote` query as the
+ * reader, so it is validated, rate limited and answered like `quote` on every other surface.
+ *
+ * A subscription is checked with the same query (an unknown symbol or a rate limit refuses it as a
+ * read would), then follows the price hub (the shared upstream feed behind the GraphQL `prices`
+ * subscription) and reports at most one change a second. While a symbol is watched, a read returns
+ * the hub's latest price when it is newer than the quote, so a client reading after a notification
+ * sees the price that caused it.
  */
-export function priceResource(deps: AppDeps): McpResourceTemplate {
+export function priceResource(deps: { readonly priceHub: PriceHub }): McpResourceTemplate {
   const latest = new Map<string, { tick: PriceTick | undefined; watchers: number }>();
 
-  function instrumentOf(params: ResourceParams): Instrument {
-    return parseInstrument(params.symbol ?? '');
+  async function quote(params: ResourceParams, call: ResourceCall) {
+    const { quote } = await call<PriceData>(PRICE_QUERY, { symbol: params.symbol ?? '' });
+    // The query accepted the symbol, so it parses here the same way.
+    return { data: quote, instrument: parseInstrument(params.symbol ?? '') };
   }
 
   return {
@@ -47,28 +78,26 @@ export function priceResource(deps: AppDeps): McpResourceTemplate {
       '(time of the price), provider, simulated. Subscribe to be told when it changes (at most once a second).',
     mimeType: 'application/json',
 
-    async read(params) {
-      const instrument = instrumentOf(params);
-      const { value: quote, lineage } = await deps.marketData.quote(instrument);
+    async read(params, call) {
+      const { data, instrument } = await quote(params, call);
       const tick = latest.get(instrumentKey(instrument))?.tick;
-      if (tick && tick.asOf.getTime() >= quote.asOf.getTime()) return fromTick(tick);
+      if (tick && tick.asOf.getTime() >= Date.parse(data.quote.asOf)) return fromTick(tick);
       return {
-        symbol: instrument.symbol,
-        price: quote.price,
-        change: quote.change,
-        change_percent: quote.changePercent,
-        volume: quote.volume,
-        currency: quote.currency,
-        as_of: quote.asOf.toISOString(),
-        provider: lineage.used.join(','),
-        simulated: lineage.simulated,
+        symbol: data.symbol,
+        price: data.quote.price,
+        change: data.quote.change,
+        change_percent: data.quote.changePercent,
+        volume: data.quote.volume,
+        currency: data.quote.currency,
+        as_of: data.quote.asOf,
+        provider: joined(data.lineage.used),
+        simulated: data.lineage.simulated,
       } satisfies PriceResource;
     },
 
-    async watch(params, onChange) {
-      const instrument = instrumentOf(params);
+    async watch(params, onChange, call) {
       // An unknown symbol is refused here rather than becoming a subscription that never fires.
-      await deps.marketData.quote(instrument);
+      const { instrument } = await quote(params, call);
       const key = instrumentKey(instrument);
       let entry = latest.get(key);
       if (!entry) {

@@ -1,19 +1,29 @@
-import type { AppDeps } from '../deps.ts';
 import { json } from '../platform/http/responses.ts';
 import { defineModule } from '../platform/module.ts';
+import type { PriceHub } from './hub/price-hub.ts';
 import { MARKET_DATA_ERRORS } from './market-data.errors.ts';
 import * as marketDataGraphql from './market-data.graphql.ts';
 import { priceResource } from './market-data.mcp.ts';
+import type { MarketDataService } from './market-data.service.ts';
 import { marketDataTools } from './market-data.tools.ts';
+import type { PriceStreams } from './streams/price-stream.ws.ts';
 import * as toolsGraphql from './tools/tools.graphql.ts';
 
+/** What the market-data module needs from the app (the composition root wires these). */
+export interface MarketDataDeps {
+  readonly marketData: MarketDataService;
+  readonly priceHub: PriceHub;
+  readonly priceStreams: PriceStreams;
+}
+
 /**
- * Quotes, providers and the data tools; the plain-WebSocket price routes and their listing:
+ * Quotes, providers and the data tools; the price resource; the plain-WebSocket price routes and
+ * their listing:
  *   /ws/stream             subscribe / unsubscribe / ping messages (see price-stream.protocol.ts)
  *   /ws/prices/{symbols}   comma-separated symbols, subscribed at connect (?interval_ms=&market=&asset_type=)
  *   GET /ws/connections    live connection and subscription counts
  */
-export const marketDataModule = defineModule<AppDeps>({
+export const marketDataModule = defineModule<MarketDataDeps>({
   name: 'market-data',
   graphql: [marketDataGraphql, toolsGraphql],
   errors: MARKET_DATA_ERRORS,

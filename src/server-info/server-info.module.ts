@@ -1,10 +1,14 @@
-import type { AppDeps } from '../deps.ts';
 import { defineModule } from '../platform/module.ts';
+import type { Logger } from '../platform/observability/logger.ts';
 import * as instancesTables from './instances.sql.ts';
 import * as serverInfoGraphql from './server-info.graphql.ts';
+import type { ServerInfoService } from './server-info.service.ts';
 
 /** This process and its peers sharing the database: `serverInfo`, the `time` subscription, heartbeats. */
-export const serverInfoModule = defineModule<AppDeps>({
+export const serverInfoModule = defineModule<{
+  readonly serverInfo: ServerInfoService;
+  readonly logger: Logger;
+}>({
   name: 'server-info',
   graphql: [serverInfoGraphql],
   tables: [instancesTables],

@@ -1,5 +1,4 @@
 import { builder } from '../../builder.ts';
-import type { AppDeps } from '../../deps.ts';
 import { AssetClassEnum, BarRef, LineageRef, QuoteRef } from '../market-data.graphql.ts';
 import type { TechnicalSummary } from './analytics.ts';
 import { type BookSummary, type CoinMarket, type CoinSearchResult, searchByCoin } from './search-by-coin.ts';
@@ -174,7 +173,7 @@ builder.queryField('searchBySymbol', (t) =>
       }),
       sessionId: t.arg.string({ description: 'Analysis session to record this query in.' }),
     },
-    resolve: (_root, args, ctx) => searchBySymbol(toolContext(ctx.deps), args),
+    resolve: (_root, args, ctx) => searchBySymbol(ctx.deps, args),
   }),
 );
 
@@ -191,10 +190,6 @@ builder.queryField('searchByCoin', (t) =>
       depth: t.arg({ type: DepthEnum, description: 'Default standard.' }),
       sessionId: t.arg.string({ description: 'Analysis session to record this query in.' }),
     },
-    resolve: (_root, args, ctx) => searchByCoin(toolContext(ctx.deps), args),
+    resolve: (_root, args, ctx) => searchByCoin(ctx.deps, args),
   }),
 );
-
-function toolContext(deps: AppDeps) {
-  return { marketData: deps.marketData, clock: deps.clock, toolCalls: deps.toolCalls };
-}

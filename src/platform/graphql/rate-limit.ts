@@ -1,6 +1,6 @@
 import { type Identity, Store, useRateLimiter } from '@envelop/rate-limiter';
 import { createGraphQLError } from 'graphql-yoga';
-import type { BaseContext } from './yoga.ts';
+import type { BaseContext } from './base-context.ts';
 
 export interface RateLimitOptions {
   /** Calls allowed per client, per root field, per window. */

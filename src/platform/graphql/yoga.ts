@@ -9,15 +9,12 @@ import {
 import { isAppError } from '../errors.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import type { ServerContext } from '../http/http-routes.ts';
+import { originList } from '../http/origins.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { BaseContext } from './base-context.ts';
 import { type RateLimitOptions, rateLimitPlugin } from './rate-limit.ts';
 
 export const GRAPHQL_PATH = '/graphql';
-
-/** What every operation's context has, whatever else the app puts in it. */
-export interface BaseContext {
-  readonly viewer: Viewer;
-}
 
 /**
  * Server context on every transport: HTTP (the Node adapter's req/res), graphql-ws (the upgrade
@@ -32,16 +29,27 @@ export interface GraphQLServerOptions<Context extends BaseContext> {
   readonly context: (initial: YogaInitialContext & GraphQLServerContext) => Context | Promise<Context>;
   readonly rateLimit: RateLimitOptions;
   readonly logger: Logger;
+  /** Browser origins that may call across origins; others get no CORS headers at all. */
+  readonly allowedOrigins: readonly string[];
 }
 
 export function createGraphQLServer<Context extends BaseContext>(
   options: GraphQLServerOptions<Context>,
 ): GraphQLServer {
   const { logger } = options;
+  const origins = originList(options.allowedOrigins);
   return createYoga<GraphQLServerContext, BaseContext>({
     schema: options.schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
+    // CORS by allow-list: a listed origin gets itself back, without credentials (clients send keys
+    // in headers); any other origin gets no CORS headers, so a browser page elsewhere cannot read.
+    cors: (request) => {
+      const origin = origins.listed(request);
+      return origin
+        ? { origin, credentials: false, methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 }
+        : false;
+    },
     graphiql: { title: 'Vigil GraphQL', subscriptionsProtocol: 'WS' },
     logging: yogaLogger(logger.child({ component: 'graphql' })),
     context: (initial) => options.context(initial as YogaInitialContext & GraphQLServerContext),
@@ -59,9 +67,18 @@ export function createGraphQLServer<Context extends BaseContext>(
             extensions: { code: original.code, ...original.details },
           });
         }
-        const masked = defaultMaskError(error, message, false);
-        if (masked !== error) logger.error({ err: original }, 'unexpected error in GraphQL operation');
-        return masked;
+        const masked = defaultMaskError(error, message, false) as GraphQLError;
+        if (masked === error) return masked;
+        logger.error({ err: original }, 'unexpected error in GraphQL operation');
+        // Yoga says INTERNAL_SERVER_ERROR; the error table (REST, MCP) says INTERNAL: one code everywhere.
+        return createGraphQLError(masked.message, {
+          nodes: masked.nodes,
+          source: masked.source,
+          positions: masked.positions,
+          path: masked.path,
+          ...(masked.coordinate ? { coordinate: masked.coordinate } : {}),
+          extensions: { ...masked.extensions, code: 'INTERNAL' },
+        });
       },
     },
     plugins: [rateLimitPlugin(options.rateLimit)],

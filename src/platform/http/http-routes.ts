@@ -52,6 +52,11 @@ export class HttpRoutes {
     return this;
   }
 
+  /** Every route template with its methods, in registration order (for the index at `/`). */
+  list(): Array<{ readonly path: string; readonly methods: readonly string[] }> {
+    return [...this.#byTemplate].map(([path, byMethod]) => ({ path, methods: [...byMethod.keys()] }));
+  }
+
   async dispatch(request: Request, server: ServerContext): Promise<Response> {
     const started = performance.now();
     const method = request.method.toUpperCase();

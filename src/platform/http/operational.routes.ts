@@ -12,8 +12,8 @@ export interface OperationalOptions {
   /** Dependencies that must answer for the app to be ready (name -> round trip). */
   readonly checks: Readonly<Record<string, () => Promise<void>>>;
   readonly registry: Registry;
-  /** The index at `/`: what each path serves. */
-  readonly endpoints: Readonly<Record<string, string>>;
+  /** The index at `/`: every route, read when asked (routes registered later are included). */
+  readonly index: () => Readonly<Record<string, unknown>>;
 }
 
 /** `/healthz` (the process answers), `/readyz` (its dependencies answer), `/metrics`, and `/`. */
@@ -38,9 +38,7 @@ export function registerOperationalRoutes(routes: HttpRoutes, options: Operation
     return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
   });
 
-  routes.add('GET', '/', () =>
-    json({ name: 'vigil', version: options.version, endpoints: options.endpoints }),
-  );
+  routes.add('GET', '/', () => json({ name: 'vigil', version: options.version, ...options.index() }));
 }
 
 interface CheckResult {

@@ -4,6 +4,17 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 export type ResourceParams = Readonly<Record<string, string>>;
 
 /**
+ * Runs a GraphQL operation as the caller of the MCP request, through the same pipeline as
+ * `/graphql` and the tools (validation, rate limits, error masking, caller identity). Resolves with
+ * the operation's `data`; rejects with an AppError carrying the operation's first error code
+ * (`RATE_LIMITED`, `UNKNOWN_SYMBOL`, ...), which the platform maps to a JSON-RPC error.
+ */
+export type ResourceCall = <Data = Record<string, unknown>>(
+  document: string,
+  variables?: Readonly<Record<string, unknown>>,
+) => Promise<Data>;
+
+/**
  * A family of MCP resources named by one URI template, brought by a domain (see
  * ModuleDefinition.resources). The platform matches URIs, serves `resources/read`, and turns
  * `resources/subscribe` into a `watch` that lasts until the client unsubscribes or its session ends.
@@ -16,15 +27,17 @@ export interface McpResourceTemplate {
   readonly description: string;
   readonly mimeType: string;
   /**
-   * The resource's current contents as a JSON value. Throws a domain error when there is none
-   * (a code whose status is 404 becomes "resource not found").
+   * The resource's current contents as a JSON value, read with `call` (a GraphQL operation run as
+   * the requester). Throws a domain error when there is none (a code whose status is 404 becomes
+   * "resource not found").
    */
-  read(params: ResourceParams): Promise<unknown>;
+  read(params: ResourceParams, call: ResourceCall): Promise<unknown>;
   /**
    * Calls `onChange` whenever the resource changes (how often at most is the template's business)
-   * until the returned function is called. May reject when the resource does not exist.
+   * until the returned function is called. Rejects when the resource does not exist or the
+   * subscriber may not read it: check that with `call`, as `read` would.
    */
-  watch(params: ResourceParams, onChange: () => void): Promise<() => void> | (() => void);
+  watch(params: ResourceParams, onChange: () => void, call: ResourceCall): Promise<() => void> | (() => void);
 }
 
 export interface MatchedResource {
@@ -90,7 +103,12 @@ export class ResourceSubscriptions {
   }
 
   /** Starts watching `uri`; `notify` runs on every change while the subscription lasts. */
-  async add(uri: string, resource: MatchedResource, notify: (uri: string) => void): Promise<void> {
+  async add(
+    uri: string,
+    resource: MatchedResource,
+    notify: (uri: string) => void,
+    call: ResourceCall,
+  ): Promise<void> {
     if (this.#closed) throw new SubscriptionLimitError('the session is closed');
     if (this.#active.has(uri)) return;
     if (this.#active.size >= this.max) {
@@ -101,9 +119,13 @@ export class ResourceSubscriptions {
     const entry: { stop: (() => void) | undefined; ended: boolean } = { stop: undefined, ended: false };
     this.#active.set(uri, entry);
     try {
-      const stop = await resource.template.watch(resource.params, () => {
-        if (!entry.ended) notify(uri);
-      });
+      const stop = await resource.template.watch(
+        resource.params,
+        () => {
+          if (!entry.ended) notify(uri);
+        },
+        call,
+      );
       if (entry.ended) stop();
       else entry.stop = stop;
     } catch (error) {

@@ -15,12 +15,14 @@ import {
   type Tool as ToolListing,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { type ErrorTable, isAppError } from '../errors.ts';
+import { AppError, type ErrorTable, isAppError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
+import { jsonSchemaOf } from '../operations/json-schema.ts';
+import type { OperationRunner } from '../operations/runner.ts';
 import type { Caller, Tool, ToolFailure } from '../operations/tool.ts';
 import {
   type McpResourceTemplate,
+  type ResourceCall,
   ResourceMatcher,
   ResourceSubscriptions,
   SubscriptionLimitError,
@@ -28,6 +30,15 @@ import {
 
 /** JSON-RPC code the MCP specification gives "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * JSON-RPC server-error code for "not now": a rate limit or an overloaded server (`data.code` says
+ * which, `data.details.retryAfterSeconds` when to try again).
+ */
+export const TRY_LATER = -32000;
+
+/** Longest part of a client-sent URI that goes into logs and error data. */
+const URI_SHOWN = 200;
 
 /** Resource subscriptions one session may hold at once. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 50;
@@ -41,6 +52,8 @@ export interface McpServerOptions {
   readonly info: { readonly name: string; readonly version: string };
   readonly tools: readonly Tool[];
   readonly resources: readonly McpResourceTemplate[];
+  /** Runs the GraphQL operations resources read with, as the caller of each request. */
+  readonly runner: Pick<OperationRunner, 'run'>;
   readonly errors: ErrorTable;
   readonly logger: Logger;
   readonly maxSubscriptionsPerSession?: number;
@@ -136,26 +149,34 @@ export function createMcpServerFactory(options: McpServerOptions): (caller: Call
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: templates }));
 
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       const { uri } = request.params;
       const resource = matchOrThrow(matcher, uri);
       try {
-        const value = await resource.template.read(resource.params);
+        const value = await resource.template.read(resource.params, runAs(options.runner, callerOf(extra)));
         return { contents: [{ uri, mimeType: resource.template.mimeType, text: JSON.stringify(value) }] };
       } catch (error) {
         throw resourceError(error, uri, errors, logger);
       }
     });
 
-    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
       const { uri } = request.params;
       const resource = matchOrThrow(matcher, uri);
       try {
-        await subscriptions.add(uri, resource, (changed) => {
-          server.sendResourceUpdated({ uri: changed }).catch((error: unknown) => {
-            logger.debug({ err: error, uri: changed }, 'mcp resource notification not delivered');
-          });
-        });
+        await subscriptions.add(
+          uri,
+          resource,
+          (changed) => {
+            server.sendResourceUpdated({ uri: changed }).catch((error: unknown) => {
+              logger.debug(
+                { err: error, uri: changed.slice(0, URI_SHOWN) },
+                'mcp resource notification not delivered',
+              );
+            });
+          },
+          runAs(options.runner, callerOf(extra)),
+        );
       } catch (error) {
         if (error instanceof SubscriptionLimitError) {
           throw new McpProtocolError(ErrorCode.InvalidRequest, error.message, {
@@ -178,22 +199,23 @@ export function createMcpServerFactory(options: McpServerOptions): (caller: Call
 
 function describeTool(tool: Tool): ToolListing {
   const { title, description, annotations, outputSchema } = tool.definition;
-  const output = jsonSchema(outputSchema, 'output');
+  const output = jsonSchemaOf(outputSchema, 'output', MCP_SCHEMA_DIALECT);
   return {
     name: tool.name,
     title,
     description,
-    inputSchema: jsonSchema(tool.inputSchema, 'input') as ToolListing['inputSchema'],
+    inputSchema: jsonSchemaOf(tool.inputSchema, 'input', MCP_SCHEMA_DIALECT) as ToolListing['inputSchema'],
     // MCP output schemas describe an object (structuredContent); other shapes travel as text only.
     ...(output.type === 'object' ? { outputSchema: output as ToolListing['outputSchema'] } : {}),
     ...(annotations ? { annotations: { title, ...annotations } } : {}),
   };
 }
 
-/** Draft-07, as the SDK itself emits and validates (its client compiles output schemas with Ajv). */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
-}
+/**
+ * Draft-07, as the SDK itself emits and validates: its client compiles output schemas with Ajv's
+ * default (draft-07) class, which would misread 2020-12 keywords such as `prefixItems`.
+ */
+const MCP_SCHEMA_DIALECT = 'draft-7';
 
 function toolError(failure: ToolFailure): CallToolResult {
   const details = failure.details ? `\n${JSON.stringify({ details: failure.details })}` : '';
@@ -203,15 +225,32 @@ function toolError(failure: ToolFailure): CallToolResult {
   };
 }
 
+/** A ResourceCall that runs as `caller`; errors become AppErrors with the operation's code. */
+function runAs(runner: Pick<OperationRunner, 'run'>, caller: Caller): ResourceCall {
+  return async <Data>(document: string, variables?: Readonly<Record<string, unknown>>) => {
+    const result = await runner.run({ document, variables, request: caller.request, viewer: caller.viewer });
+    const first = result.errors?.[0];
+    if (first || !result.data) {
+      const { code, http: _http, ...details } = (first?.extensions ?? {}) as Record<string, unknown>;
+      throw new AppError(
+        typeof code === 'string' ? code : 'INTERNAL',
+        first?.message ?? 'the operation returned no data',
+        Object.keys(details).length ? details : undefined,
+      );
+    }
+    return result.data as Data;
+  };
+}
+
 function matchOrThrow(matcher: ResourceMatcher, uri: string) {
   const resource = matcher.match(uri);
   if (!resource) {
     const known = matcher.templates.map((t) => t.uriTemplate).join(', ') || 'none';
     throw new McpProtocolError(
       RESOURCE_NOT_FOUND,
-      `no resource template matches ${JSON.stringify(uri.slice(0, 200))} (templates: ${known}; ` +
+      `no resource template matches ${JSON.stringify(uri.slice(0, URI_SHOWN))} (templates: ${known}; ` +
         "percent-encode '/' inside a value as %2F)",
-      { uri: uri.slice(0, 200) },
+      { uri: uri.slice(0, URI_SHOWN) },
     );
   }
   return resource;
@@ -225,17 +264,19 @@ function resourceError(error: unknown, uri: string, errors: ErrorTable, logger: 
     const code =
       status === 404
         ? RESOURCE_NOT_FOUND
-        : status >= 400 && status < 500
-          ? ErrorCode.InvalidParams
-          : ErrorCode.InternalError;
+        : status === 429 || status === 503
+          ? TRY_LATER
+          : status >= 400 && status < 500
+            ? ErrorCode.InvalidParams
+            : ErrorCode.InternalError;
     return new McpProtocolError(code, error.message, {
       code: error.code,
-      uri: uri.slice(0, 200),
+      uri: uri.slice(0, URI_SHOWN),
       ...(error.details ? { details: error.details } : {}),
     });
   }
-  logger.error({ err: error, uri }, 'mcp resource failed unexpectedly');
-  return new McpProtocolError(ErrorCode.InternalError, 'internal error', { uri: uri.slice(0, 200) });
+  logger.error({ err: error, uri: uri.slice(0, URI_SHOWN) }, 'mcp resource failed unexpectedly');
+  return new McpProtocolError(ErrorCode.InternalError, 'internal error', { uri: uri.slice(0, URI_SHOWN) });
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -63,11 +63,15 @@ export type ToolOutcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: ToolFailure };
 
-/** A definition checked against the schema, with its input schema, ready to call. */
-export interface Tool {
+/** A definition checked against the schema, with its input schema (see `checkTools`). */
+export interface CheckedTool {
   readonly definition: ToolDefinition<unknown>;
   readonly name: string;
   readonly inputSchema: z.ZodObject;
+}
+
+/** A checked tool, ready to call: its operation runs through the runner (see `compileTools`). */
+export interface Tool extends CheckedTool {
   call(args: unknown, caller: Caller): Promise<ToolOutcome>;
 }
 
@@ -75,37 +79,91 @@ export interface Tool {
  * Checks every tool's document against the schema (a schema change that breaks a tool fails here,
  * at build time and in the unit tests) and derives its input schema from the operation variables.
  */
+export function checkTools(
+  schema: GraphQLSchema,
+  definitions: readonly ToolDefinition<never>[],
+): CheckedTool[] {
+  return checkAll(schema, definitions).map(({ tool }) => tool);
+}
+
+/** The tools, checked as `checkTools` does, each calling its operation through the runner. */
 export function compileTools(
   schema: GraphQLSchema,
   definitions: readonly ToolDefinition<never>[],
-  runner: OperationRunner | undefined,
+  runner: OperationRunner,
 ): Tool[] {
+  return checkAll(schema, definitions).map(({ tool, operations, variableNames }) => {
+    const { inputSchema, definition } = tool;
+    return {
+      ...tool,
+      async call(raw, caller) {
+        const parsed = inputSchema.safeParse(raw ?? {});
+        if (!parsed.success) return { ok: false, error: invalidArguments(parsed.error) };
+        const args = parsed.data as ToolArgs;
+        const result = await runner.run({
+          document: definition.document,
+          // An anonymous single operation runs without a name.
+          operationName:
+            definition.operationName?.(args) ?? (operations[0]?.startsWith('#') ? undefined : operations[0]),
+          variables: definition.variables?.(args) ?? pick(args, variableNames),
+          request: caller.request,
+          viewer: caller.viewer,
+        });
+        const first = result.errors?.[0];
+        if (first || !result.data) {
+          // `http` and `unexpected` are Yoga's own markers, not particulars of the failure.
+          const {
+            code,
+            http: _http,
+            unexpected: _unexpected,
+            ...details
+          } = (first?.extensions ?? {}) as Record<string, unknown>;
+          return {
+            ok: false,
+            error: {
+              code: typeof code === 'string' ? code : 'INTERNAL',
+              message: first?.message ?? 'the operation returned no data',
+              ...(Object.keys(details).length ? { details } : {}),
+            },
+          };
+        }
+        return { ok: true, value: definition.result(result.data as never, args) };
+      },
+    };
+  });
+}
+
+interface Checked {
+  readonly tool: CheckedTool;
+  /** The document's operation names (`#n` for an anonymous one). */
+  readonly operations: readonly string[];
+  readonly variableNames: readonly string[];
+}
+
+function checkAll(schema: GraphQLSchema, definitions: readonly ToolDefinition<never>[]): Checked[] {
   const names = new Set<string>();
   return definitions.map((definition) => {
     if (names.has(definition.name)) throw new Error(`two tools are named ${definition.name}`);
     names.add(definition.name);
-    return compileTool(schema, definition as unknown as ToolDefinition<unknown>, runner);
+    return checkTool(schema, definition);
   });
 }
 
-function compileTool(
-  schema: GraphQLSchema,
-  definition: ToolDefinition<unknown>,
-  runner: OperationRunner | undefined,
-): Tool {
-  const document = parse(definition.document);
+function checkTool(schema: GraphQLSchema, definition: ToolDefinition<never>): Checked {
+  const checked = definition as unknown as ToolDefinition<unknown>;
+  const document = parse(checked.document);
   const problems = validate(schema, document);
   if (problems.length > 0) {
     throw new Error(
-      `tool ${definition.name}: its document is not valid against the schema: ${problems.map((p) => p.message).join('; ')}`,
+      `tool ${checked.name}: its document is not valid against the schema: ${problems.map((p) => p.message).join('; ')}`,
     );
   }
   const operations = operationNames(document);
-  if (!definition.operationName && operations.length !== 1) {
-    throw new Error(`tool ${definition.name}: several operations and no operationName chooser`);
+  if (!checked.operationName && operations.length !== 1) {
+    throw new Error(`tool ${checked.name}: several operations and no operationName chooser`);
   }
   const variables = operationVariables(schema, document);
-  const overrides = definition.arguments ?? {};
+  const overrides = checked.arguments ?? {};
   const shape: Record<string, z.ZodType> = {};
   for (const variable of variables.values()) {
     const override = overrides[variable.name] ?? {};
@@ -120,47 +178,16 @@ function compileTool(
   for (const [name, override] of Object.entries(overrides)) {
     if (variables.has(name)) continue;
     if (!override.schema)
-      throw new Error(`tool ${definition.name}: argument ${name} is no variable and has no schema`);
+      throw new Error(`tool ${checked.name}: argument ${name} is no variable and has no schema`);
     let field = override.schema;
     if (override.description) field = field.describe(override.description);
     if (override.default !== undefined) field = field.default(override.default as never);
     shape[name] = field;
   }
-  const inputSchema = z.strictObject(shape);
-  const variableNames = [...variables.keys()];
-
   return {
-    definition,
-    name: definition.name,
-    inputSchema,
-    async call(raw, caller) {
-      if (!runner) throw new Error(`tool ${definition.name} was compiled without a runner`);
-      const parsed = inputSchema.safeParse(raw ?? {});
-      if (!parsed.success) return { ok: false, error: invalidArguments(parsed.error) };
-      const args = parsed.data as ToolArgs;
-      const result = await runner.run({
-        document: definition.document,
-        // An anonymous single operation runs without a name.
-        operationName:
-          definition.operationName?.(args) ?? (operations[0]?.startsWith('#') ? undefined : operations[0]),
-        variables: definition.variables?.(args) ?? pick(args, variableNames),
-        request: caller.request,
-        viewer: caller.viewer,
-      });
-      const first = result.errors?.[0];
-      if (first || !result.data) {
-        const { code, http: _http, ...details } = (first?.extensions ?? {}) as Record<string, unknown>;
-        return {
-          ok: false,
-          error: {
-            code: typeof code === 'string' ? code : 'INTERNAL',
-            message: first?.message ?? 'the operation returned no data',
-            ...(Object.keys(details).length ? { details } : {}),
-          },
-        };
-      }
-      return { ok: true, value: definition.result(result.data as never, args) };
-    },
+    tool: { definition: checked, name: checked.name, inputSchema: z.strictObject(shape) },
+    operations,
+    variableNames: [...variables.keys()],
   };
 }
 

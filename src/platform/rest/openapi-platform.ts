@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonSchemaOf } from './tool-routes.ts';
+import { jsonSchemaOf } from '../operations/json-schema.ts';
 
 type Json = Record<string, unknown>;
 export type AddOperation = (path: string, method: string, op: Json) => void;
@@ -35,7 +35,7 @@ const graphqlResponseSchema = z
  * readiness, metrics and the documentation itself.
  */
 export function addPlatformPaths(operation: AddOperation, toolCount: number, errorBody: unknown): void {
-  const gqlResponse = jsonContent(jsonSchemaOf(graphqlResponseSchema, 'output'));
+  const gqlResponse = jsonContent(jsonSchemaOf(graphqlResponseSchema, 'output', 'draft-2020-12'));
   const gqlResponses = {
     200: { description: 'The result (errors of the operation are in `errors`).', content: gqlResponse },
     400: { description: 'The document does not parse or is not valid.', content: gqlResponse },
@@ -71,7 +71,10 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
     operationId: 'graphqlPost',
     summary: 'Run a query or mutation',
     description: graphqlDescription,
-    requestBody: { required: true, content: jsonContent(jsonSchemaOf(graphqlRequestSchema, 'input')) },
+    requestBody: {
+      required: true,
+      content: jsonContent(jsonSchemaOf(graphqlRequestSchema, 'input', 'draft-2020-12')),
+    },
     responses: gqlResponses,
   });
 
@@ -147,6 +150,7 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
   const health = jsonSchemaOf(
     z.object({ status: z.literal('ok'), version: z.string(), uptime_seconds: z.number() }),
     'output',
+    'draft-2020-12',
   );
   const readiness = jsonSchemaOf(
     z.object({
@@ -158,6 +162,7 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
       ),
     }),
     'output',
+    'draft-2020-12',
   );
   simple('/healthz', 'health', 'The process answers', jsonContent(health));
   simple('/readyz', 'readiness', 'The database and the job engine answer', jsonContent(readiness), {

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { ErrorTable } from '../errors.ts';
 import type { Method } from '../http/http-routes.ts';
+import { jsonSchemaOf } from '../operations/json-schema.ts';
 import type { Tool } from '../operations/tool.ts';
 import { addPlatformPaths } from './openapi-platform.ts';
 import {
   errorBodySchema,
-  jsonSchemaOf,
   NOT_TOOL_CODES,
   TOOL_TRANSPORT_CODES,
   toolCallErrorSchema,
@@ -51,7 +51,7 @@ export function openApiPath(template: string): string {
 export function buildOpenApiDocument(api: ApiDescription): Json {
   const schemas: Record<string, unknown> = {};
   const addSchema = (name: string, schema: z.ZodType, io: 'input' | 'output') => {
-    schemas[name] = hoistDefs(jsonSchemaOf(schema, io), name, schemas);
+    schemas[name] = hoistDefs(jsonSchemaOf(schema, io, 'draft-2020-12'), name, schemas);
     return ref(name);
   };
 

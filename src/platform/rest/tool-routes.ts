@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { ErrorTable } from '../errors.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from '../http/body.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import type { HttpRoutes, RouteContext } from '../http/http-routes.ts';
-import { errorBody, json } from '../http/responses.ts';
+import { errorResponse, json } from '../http/responses.ts';
+import { jsonSchemaOf } from '../operations/json-schema.ts';
 import { type Caller, invalidArguments, type Tool, type ToolFailure } from '../operations/tool.ts';
-import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from './json-body.ts';
 
 /**
  * The tool routes clients of the earlier implementation call (MCP-shaped JSON over plain HTTP),
@@ -113,24 +114,14 @@ export const toolListSchema = z
   })
   .describe('Every tool, with the schemas of its arguments and of its value.');
 
-/** JSON Schema (2020-12, the dialect of OpenAPI 3.1 and MCP) of a zod schema, without `$schema`. */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-  }) as Record<string, unknown>;
-  return rest;
-}
-
 export function toolListing(tools: readonly Tool[]): z.infer<typeof toolListSchema> {
   return {
     tools: tools.map((tool) => ({
       name: tool.name,
       title: tool.definition.title,
       description: tool.definition.description,
-      inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
-      outputSchema: jsonSchemaOf(tool.definition.outputSchema, 'output'),
+      inputSchema: jsonSchemaOf(tool.inputSchema, 'input', 'draft-2020-12'),
+      outputSchema: jsonSchemaOf(tool.definition.outputSchema, 'output', 'draft-2020-12'),
       annotations: tool.definition.annotations ?? {},
     })),
   };
@@ -145,23 +136,13 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
   const callerOf = (request: Request, context: RouteContext): Caller =>
     options.identify ? { request, viewer: options.identify(request, context) } : { request };
 
-  /** The status and headers of a failure; codes the table does not know are internal. */
-  const failure = (error: ToolFailure, envelope: boolean): Response => {
-    const known = errors.has(error.code);
-    const code = known ? error.code : 'INTERNAL';
-    const details = known ? error.details : undefined;
-    const headers: Record<string, string> = {};
-    const retryAfter = details?.retryAfterSeconds;
-    if (typeof retryAfter === 'number' && Number.isFinite(retryAfter)) {
-      headers['retry-after'] = String(Math.max(0, Math.ceil(retryAfter)));
-    }
-    const body = errorBody(code, error.message, details);
-    return json(
-      envelope ? { ...body, content: [{ type: 'text', text: error.message }], isError: true } : body,
-      errors.status(code),
-      headers,
+  /** The error response; on /mcp/tools/call also the MCP-style `content` and `isError`. */
+  const failure = (error: ToolFailure, envelope: boolean): Response =>
+    errorResponse(
+      error,
+      errors,
+      envelope ? { content: [{ type: 'text', text: error.message }], isError: true } : undefined,
     );
-  };
 
   const unknownTool = (name: string): ToolFailure => ({
     code: 'UNKNOWN_TOOL',
@@ -182,8 +163,8 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
     const outcome = await tool.call(parsed.data.arguments ?? {}, callerOf(request, context));
     if (!outcome.ok) return failure(outcome.error, true);
     return json({
-      content: [{ type: 'text', text: JSON.stringify(outcome.value) }],
-      structuredContent: outcome.value,
+      content: [{ type: 'text', text: JSON.stringify(outcome.value ?? null) }],
+      structuredContent: outcome.value ?? null,
       isError: false,
     });
   });
@@ -196,6 +177,6 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
     if (!body.ok) return failure(body.failure, false);
     const outcome = await tool.call(body.value, callerOf(request, context));
     if (!outcome.ok) return failure(outcome.error, false);
-    return json(outcome.value);
+    return json(outcome.value ?? null);
   });
 }

@@ -86,6 +86,11 @@ export class UpgradeRouter {
     });
   };
 
+  /** Every WebSocket route template, in registration order. */
+  list(): string[] {
+    return this.#routes.map((r) => r.template);
+  }
+
   get connectionCount(): number {
     return this.#servers.reduce((n, s) => n + s.clients.size, 0);
   }

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { modules } from '../src/modules.ts';
+
+/**
+ * The layering rules of docs/architecture.md, checked on the code's own imports (type imports
+ * included): the platform knows no domain, quant is a leaf, there are no import cycles, and every
+ * table file belongs to a module.
+ */
+const src = fileURLToPath(new URL('../src', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|mjs)$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Relative imports of a file (static, dynamic and type-only), resolved to absolute paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/import\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s));
+}
+
+const files = sourceFiles(src);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const rel = (f: string) => relative(src, f);
+
+describe('layering', () => {
+  it('the platform imports no domain and none of the composition files', () => {
+    const offending = [...graph]
+      .filter(([file]) => rel(file).startsWith('platform/'))
+      .flatMap(([file, imports]) =>
+        imports.filter((i) => !rel(i).startsWith('platform/')).map((i) => `${rel(file)} -> ${rel(i)}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it('quant imports nothing outside itself', () => {
+    const offending = [...graph]
+      .filter(([file]) => rel(file).startsWith('quant/'))
+      .flatMap(([file, imports]) =>
+        imports.filter((i) => !rel(i).startsWith('quant/')).map((i) => `${rel(file)} -> ${rel(i)}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it('no domain imports the composition root (app, deps, main, modules, schema)', () => {
+    const root = new Set(['app.ts', 'deps.ts', 'main.ts', 'mcp-stdio.ts', 'modules.ts', 'schema.ts']);
+    const offending = [...graph]
+      .filter(([file]) => rel(file).includes('/') && !rel(file).startsWith('cli/'))
+      .flatMap(([file, imports]) =>
+        imports.filter((i) => root.has(rel(i))).map((i) => `${rel(file)} -> ${rel(i)}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it('has no import cycles', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (file: string) => {
+      state.set(file, 'open');
+      stack.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (!graph.has(next)) continue;
+        if (state.get(next) === 'open') cycles.push(stack.slice(stack.indexOf(next)).map(rel).join(' -> '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+});
+
+describe('modules', () => {
+  it('every table of every src/**/*.sql.ts file is listed by a module', async () => {
+    const listed = new Set(modules.flatMap((m) => (m.tables ?? []).flatMap((t) => Object.values(t))));
+    const tableFiles = files.filter((f) => f.endsWith('.sql.ts'));
+    expect(tableFiles.length).toBeGreaterThan(0);
+    for (const file of tableFiles) {
+      const exported = Object.values((await import(file)) as Record<string, unknown>);
+      for (const table of exported) expect(listed.has(table), `${rel(file)} is not in any module`).toBe(true);
+    }
+  });
+
+  it('module names are unique', () => {
+    const names = modules.map((m) => m.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});

@@ -1,0 +1,126 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { summarize, table } from './stats.ts';
+
+/**
+ * Start time: from spawning the `npm start` command (the launcher, which runs the bundle that
+ * `npm install` built) to the first 200 from /readyz, on the embedded database once its data
+ * directory exists and, when DATABASE_URL is set, on Postgres. The baseline, measured in the same
+ * run, is the same server started from the TypeScript sources through tsx (what `npm start` ran
+ * before the bundle). Goals: under 3 s embedded, under 1 s on Postgres.
+ */
+const RUNS = 5;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const LAUNCH = ['src/cli/launch.mjs'];
+const FROM_SOURCES = ['--import', 'tsx', 'src/main.ts'];
+
+export async function run(): Promise<void> {
+  if (!existsSync(join(root, 'dist', 'main.js'))) {
+    process.stdout.write('no bundle in dist/: run `npm run build` first\n');
+    return;
+  }
+  const rows: Array<Record<string, string | number>> = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-start-'));
+  try {
+    const first = await timeToReady(LAUNCH, { DATA_DIR: dataDir });
+    rows.push({
+      database: 'embedded, new data directory',
+      'npm start p50 ms': first,
+      'from sources p50 ms': '',
+      ratio: '',
+    });
+    rows.push(await compare('embedded, existing data directory', { DATA_DIR: dataDir }));
+    const serverUrl = process.env.DATABASE_URL;
+    if (serverUrl) {
+      const name = `vigil_bench_start_${process.pid}`;
+      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`create database ${name}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      try {
+        await timeToReady(LAUNCH, { DATA_DIR: dataDir, DATABASE_URL: url.toString() }); // migrates
+        rows.push(await compare('postgres, migrated', { DATA_DIR: dataDir, DATABASE_URL: url.toString() }));
+      } finally {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    } else {
+      rows.push({
+        database: 'postgres (set DATABASE_URL)',
+        'npm start p50 ms': '-',
+        'from sources p50 ms': '-',
+        ratio: '-',
+      });
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.stdout.write(`${table(rows)}\n`);
+}
+
+async function compare(label: string, env: Record<string, string>): Promise<Record<string, string | number>> {
+  const launched: number[] = [];
+  const sources: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    launched.push(await timeToReady(LAUNCH, env));
+    sources.push(await timeToReady(FROM_SOURCES, env));
+  }
+  const a = summarize(launched).p50;
+  const b = summarize(sources).p50;
+  return {
+    database: label,
+    'npm start p50 ms': a,
+    'from sources p50 ms': b,
+    ratio: `${(a / b).toFixed(2)}x`,
+  };
+}
+
+/** Milliseconds from spawn to the first 200 from /readyz; then a graceful stop. */
+async function timeToReady(args: readonly string[], env: Record<string, string>): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    const deadline = started + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+      if (performance.now() > deadline) throw new Error('the server was not ready within 60 s');
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) return performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    await stop(child);
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
