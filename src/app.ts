@@ -48,13 +48,19 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
   const schema = buildSchema();
   /** The caller of an HTTP request or WebSocket upgrade, the same way on every surface. */
   const identify = (request: Request, req: ServerContext['req']) =>
-    identifyClient(req ? nodeHeaders(req) : request.headers, req, config.trustProxy);
+    identifyClient(req ? nodeHeaders(req) : request.headers, req, config.trustProxyHops);
   const yoga = createGraphQLServer({
     schema,
     logger,
     rateLimit: config.rateLimit,
     allowedOrigins: config.allowedOrigins,
+    documentLimits: config.graphql.limits,
+    maxBodyBytes: config.graphql.maxBodyBytes,
+    introspection: config.graphql.introspection,
+    graphiql: config.graphql.graphiql,
     context: ({ request, req, viewer }) => ({ deps, viewer: viewer ?? identify(request, req) }),
+    // Market data asked for by an operation is capped and charged to its caller (fair upstream share).
+    aroundOperation: (context, run) => deps.marketData.withinOperation(context.viewer.clientId, run),
   });
   const runner = new OperationRunner(yoga);
   const tools = compileTools(
@@ -63,12 +69,32 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     runner,
   );
 
-  const routes = new HttpRoutes(metrics, logger, errors);
-  const upgrades = new UpgradeRouter(metrics, logger);
+  const routes = new HttpRoutes(metrics, logger, errors, {
+    enabled: config.accessLog,
+    clientOf: (request, ctx) => identify(request, ctx.req).clientId,
+  });
+  const upgrades = new UpgradeRouter(metrics, logger, {
+    allowedOrigins: config.allowedOrigins,
+    maxConnectionsPerClient: config.ws.maxConnectionsPerClient,
+    maxMessageBytes: config.ws.maxMessageBytes,
+    maxBufferedBytes: config.ws.maxBufferedBytes,
+    subscribeRate: config.ws.subscribeRate,
+    // Connections are counted per address (an invented API key must not buy more of them).
+    clientOf: (req) =>
+      identifyClient(nodeHeaders(req), req, config.trustProxyHops).remoteAddress ?? 'unknown',
+  });
   routes.add(['GET', 'POST', 'OPTIONS'], GRAPHQL_PATH, (request, { server: ctx }) =>
     yoga.fetch(request, ctx),
   );
-  serveGraphqlWs(runner, upgrades.add(GRAPHQL_PATH, undefined, { protocols: ['graphql-transport-ws'] }));
+  serveGraphqlWs(
+    runner,
+    upgrades.add(GRAPHQL_PATH, undefined, {
+      protocols: ['graphql-transport-ws'],
+      // A graphql-ws message is what an HTTP body would be plus its envelope (id, type).
+      maxMessageBytes: config.graphql.maxBodyBytes + 1024,
+    }),
+    { maxSubscriptions: config.ws.graphqlMaxSubscriptions, subscribeRate: config.ws.subscribeRate },
+  );
 
   const host = {
     connections: () => ({ total: upgrades.connectionCount, byRoute: upgrades.connectionsByRoute() }),
@@ -220,11 +246,12 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
           await Promise.all([mcp.close(ms), upgrades.closeAll(ms)]);
         },
         stopModules: async () => {
-          for (const module of started.reverse()) await module.stop?.(deps);
-          started = [];
+          for (const module of [...started].reverse()) await module.stop?.(deps);
         },
         stopJobs: (ms) => deps.jobs.stop(ms),
         dispose: async () => {
+          for (const module of started.reverse()) await module.release?.(deps);
+          started = [];
           await adapter.dispose();
           await yoga.dispose();
           await deps.database.close();

@@ -27,7 +27,7 @@ describe('parseConfig', () => {
     const config = parseConfig({ PORT: '8080', SESSION_ENABLE_ANALYTICS: 'false', TRUST_PROXY: '1' });
     expect(config.port).toBe(8080);
     expect(config.sessions.enableAnalytics).toBe(false);
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxyHops).toBe(1);
   });
 
   it('treats empty strings as unset for optional settings', () => {

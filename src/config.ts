@@ -16,6 +16,14 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes' || v === 'on');
 
+/** A boolean whose default depends on other settings (undefined when unset). */
+const optionalBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+    error: 'must be one of true/false/1/0/yes/no/on/off',
+  })
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1' || v === 'yes' || v === 'on'));
+
 const int = (fallback: number, min: number, max: number) =>
   z.coerce
     .number({ error: 'must be a number' })
@@ -62,7 +70,23 @@ const baseShape = {
   }),
   DATA_DIR: z.string().trim().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Log bytes held while stderr is not read; past this, lines are dropped (and counted).
+  LOG_BUFFER_BYTES: int(4 * 1024 * 1024, 65_536, 1024 ** 3),
+  ACCESS_LOG: bool(true),
+  // 0 disables a database timeout.
+  DB_STATEMENT_TIMEOUT_MS: int(10_000, 0, 3_600_000),
+  DB_LOCK_TIMEOUT_MS: int(5_000, 0, 3_600_000),
+  DB_CONNECT_TIMEOUT_MS: int(10_000, 100, 120_000),
+  // Until access control exists: hostnames, pids and subscribed symbols stay private by default.
+  EXPOSE_INSTANCE_DETAILS: bool(false),
   TRUST_PROXY: bool(false),
+  // Proxies in front of Vigil whose X-Forwarded-For entries are believed (0: none); unset, TRUST_PROXY=true means 1.
+  TRUST_PROXY_HOPS: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be at least 0' })
+    .max(10, { error: 'must be at most 10' })
+    .optional(),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 100, 300_000),
   // Host names and browser origins `/mcp` accepts besides loopback ones (DNS-rebinding protection).
   ALLOWED_HOSTS: z.string().default('').transform(symbolList),
@@ -78,6 +102,24 @@ const baseShape = {
 
   RATE_LIMIT_MAX: int(300, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
+  // GraphQL documents on every surface; the defaults leave GraphiQL's introspection query and
+  // every tool's document (at most ~200 tokens, depth 15, cost 230) well inside.
+  GRAPHQL_MAX_TOKENS: int(2_000, 100, 50_000),
+  GRAPHQL_MAX_ALIASES: int(30, 0, 100_000),
+  GRAPHQL_MAX_DEPTH: int(20, 5, 100),
+  GRAPHQL_MAX_COST: int(1_000, 50, 10_000_000),
+  GRAPHQL_MAX_BODY_BYTES: int(102_400, 1_024, 26_214_400),
+  // Default: on, except with NODE_ENV=production.
+  GRAPHQL_GRAPHIQL: optionalBool,
+  GRAPHQL_INTROSPECTION: optionalBool,
+  // WebSocket bounds: message size, unsent bytes per socket, connections per client address,
+  // subscriptions per graphql-ws connection, subscriptions started per second per connection.
+  WS_MAX_MESSAGE_BYTES: int(65_536, 1_024, 16_777_216),
+  WS_MAX_BUFFERED_BYTES: int(1_048_576, 16_384, 268_435_456),
+  WS_MAX_CONNECTIONS_PER_CLIENT: int(20, 1, 100_000),
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
+  WS_SUBSCRIBE_RATE_PER_SECOND: int(10, 1, 10_000),
+  WS_SUBSCRIBE_BURST: int(20, 1, 10_000),
 
   SESSION_DEFAULT_TTL_HOURS: int(24, 1, 8_760),
   SESSION_MAX_TTL_HOURS: int(168, 1, 8_760),
@@ -117,6 +159,9 @@ const baseShape = {
         }),
     ),
   PROVIDER_TIMEOUT_MS: int(8_000, 100, 120_000),
+  MARKET_DATA_CACHE_MAX_BYTES: int(64 * 1024 * 1024, 1024 * 1024, 8 * 1024 ** 3),
+  MAX_SYMBOLS_PER_OPERATION: int(100, 1, 10_000),
+  UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE: int(60, 1, 100_000),
   SIMULATED_SEED: z.string().trim().min(1).default('vigil'),
   SIMULATED_ACTIVITY: z.enum(['normal', 'demo'], { error: 'must be normal or demo' }).default('normal'),
   SIMULATED_TICK_MS: int(1_000, 50, 60_000),
@@ -142,6 +187,15 @@ const baseShape = {
     .default('BTC/USDT,ETH/USDT,SOL/USDT,BNB/USDT,XRP/USDT,ADA/USDT,DOGE/USDT,AVAX/USDT,LINK/USDT,LTC/USDT')
     .transform(symbolList),
   FKDSL_TASK_RETENTION_DAYS: int(7, 1, 365),
+  // Background tasks: unfinished tasks per client, bytes of a stored result, starts before a task
+  // whose instance keeps dying is failed.
+  FKDSL_MAX_PENDING_TASKS_PER_CLIENT: int(10, 1, 10_000),
+  FKDSL_MAX_RESULT_BYTES: int(262_144, 1_024, 67_108_864),
+  FKDSL_TASK_MAX_ATTEMPTS: int(3, 1, 10),
+  // Work units (instruments x bars x computations, see src/fk-dsl/cost.ts) one query may cost, and
+  // how long its evaluation may run, in a request or as a background task.
+  FKDSL_MAX_COST: int(1_000_000, 10_000, 1_000_000_000),
+  FKDSL_DEADLINE_MS: int(10_000, 1, 600_000),
 
   // `A:B,C:D`: the pairs whose correlation the correlation-breakdown watchdog watches.
   WATCHDOG_CORRELATION_PAIRS: z
@@ -174,6 +228,12 @@ const settingsSchema = z
     path: ['SESSION_DEFAULT_TTL_HOURS'],
     message: 'must not exceed SESSION_MAX_TTL_HOURS',
     when: (payload) => fieldsValid(payload.issues, ['SESSION_DEFAULT_TTL_HOURS', 'SESSION_MAX_TTL_HOURS']),
+  })
+  .refine((s) => !(s.TRUST_PROXY && s.TRUST_PROXY_HOPS === 0), {
+    path: ['TRUST_PROXY_HOPS'],
+    message:
+      'is 0 while TRUST_PROXY=true: set TRUST_PROXY_HOPS alone (TRUST_PROXY=true is the older spelling of 1)',
+    when: (payload) => fieldsValid(payload.issues, ['TRUST_PROXY', 'TRUST_PROXY_HOPS']),
   })
   .refine((s) => !s.SMTP_USER || s.SMTP_PASSWORD, {
     path: ['SMTP_PASSWORD'],
@@ -209,14 +269,46 @@ const configSchema = settingsSchema.transform((s) => ({
   host: s.HOST,
   port: s.PORT,
   logLevel: s.LOG_LEVEL,
-  trustProxy: s.TRUST_PROXY,
+  logBufferBytes: s.LOG_BUFFER_BYTES,
+  /** One info line per HTTP request (method, route template, status, duration, client). */
+  accessLog: s.ACCESS_LOG,
+  /** Show instance hostnames and pids (serverInfo) and subscribed symbols (/ws/connections). */
+  exposeInstanceDetails: s.EXPOSE_INSTANCE_DETAILS,
+  /** How many proxies' X-Forwarded-For entries identify the client (TRUST_PROXY=true alone means 1). */
+  trustProxyHops: s.TRUST_PROXY_HOPS ?? (s.TRUST_PROXY ? 1 : 0),
   shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
   /** Extra Host names and browser origins `/mcp` accepts (loopback ones always, on a loopback HOST). */
   allowedHosts: s.ALLOWED_HOSTS,
   allowedOrigins: s.ALLOWED_ORIGINS,
   mcp: { maxSessions: s.MCP_MAX_SESSIONS, sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES },
-  database: { url: s.DATABASE_URL, dataDir: resolve(s.DATA_DIR) },
+  database: {
+    url: s.DATABASE_URL,
+    dataDir: resolve(s.DATA_DIR),
+    timeouts: {
+      statementMs: s.DB_STATEMENT_TIMEOUT_MS,
+      lockMs: s.DB_LOCK_TIMEOUT_MS,
+      connectMs: s.DB_CONNECT_TIMEOUT_MS,
+    },
+  },
   rateLimit: { max: s.RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
+  graphql: {
+    limits: {
+      maxTokens: s.GRAPHQL_MAX_TOKENS,
+      maxAliases: s.GRAPHQL_MAX_ALIASES,
+      maxDepth: s.GRAPHQL_MAX_DEPTH,
+      maxCost: s.GRAPHQL_MAX_COST,
+    },
+    maxBodyBytes: s.GRAPHQL_MAX_BODY_BYTES,
+    graphiql: s.GRAPHQL_GRAPHIQL ?? s.NODE_ENV !== 'production',
+    introspection: s.GRAPHQL_INTROSPECTION ?? s.NODE_ENV !== 'production',
+  },
+  ws: {
+    maxMessageBytes: s.WS_MAX_MESSAGE_BYTES,
+    maxBufferedBytes: s.WS_MAX_BUFFERED_BYTES,
+    maxConnectionsPerClient: s.WS_MAX_CONNECTIONS_PER_CLIENT,
+    graphqlMaxSubscriptions: s.GRAPHQL_WS_MAX_SUBSCRIPTIONS,
+    subscribeRate: { perSecond: s.WS_SUBSCRIBE_RATE_PER_SECOND, burst: s.WS_SUBSCRIBE_BURST },
+  },
   sessions: {
     defaultTtlHours: s.SESSION_DEFAULT_TTL_HOURS,
     maxTtlHours: s.SESSION_MAX_TTL_HOURS,
@@ -237,6 +329,12 @@ const configSchema = settingsSchema.transform((s) => ({
     providers: s.MARKET_DATA_PROVIDERS,
     /** Upper bound for one provider call, retries included. */
     timeoutMs: s.PROVIDER_TIMEOUT_MS,
+    /** Estimated bytes the answer cache may hold (least recently used go first). */
+    cacheMaxBytes: s.MARKET_DATA_CACHE_MAX_BYTES,
+    /** Distinct instruments one client operation may ask market data for. */
+    maxSymbolsPerOperation: s.MAX_SYMBOLS_PER_OPERATION,
+    /** Cache-missing calls to live providers one client may cause per minute. */
+    upstreamCallsPerClientPerMinute: s.UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
     simulated: { seed: s.SIMULATED_SEED, activity: s.SIMULATED_ACTIVITY, tickMs: s.SIMULATED_TICK_MS },
     yahoo: { baseUrl: s.YAHOO_BASE_URL },
     binance: {
@@ -252,6 +350,11 @@ const configSchema = settingsSchema.transform((s) => ({
     /** SCAN universes used when no provider has its own instrument list (the simulated one does). */
     scanUniverse: { US: s.SCAN_UNIVERSE_US, CRYPTO: s.SCAN_UNIVERSE_CRYPTO },
     taskRetentionDays: s.FKDSL_TASK_RETENTION_DAYS,
+    maxPendingTasksPerClient: s.FKDSL_MAX_PENDING_TASKS_PER_CLIENT,
+    maxResultBytes: s.FKDSL_MAX_RESULT_BYTES,
+    taskMaxAttempts: s.FKDSL_TASK_MAX_ATTEMPTS,
+    maxCost: s.FKDSL_MAX_COST,
+    deadlineMs: s.FKDSL_DEADLINE_MS,
   },
   watchdogs: {
     /** Pairs the correlation-breakdown watchdog watches, in configuration order. */
@@ -318,7 +421,8 @@ export function loadConfigOrExit(): Config {
 }
 
 function redact(name: string, value: string): string {
-  return /PASSWORD|TOKEN|SECRET|KEY/.test(name) || name === 'DATABASE_URL' ? '<redacted>' : value;
+  // Secrets end in their kind (SMTP_PASSWORD, CHAT_BOT_TOKEN, COINGECKO_API_KEY); GRAPHQL_MAX_TOKENS is no secret.
+  return /(PASSWORD|TOKEN|SECRET|KEY)$/.test(name) || name === 'DATABASE_URL' ? '<redacted>' : value;
 }
 
 function deepFreeze<T>(value: T): T {

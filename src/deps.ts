@@ -57,13 +57,14 @@ export async function createDeps(
   modules: readonly ModuleDefinition<AppDeps>[],
   overrides: DepsOverrides = {},
 ): Promise<AppDeps> {
-  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const logger = overrides.logger ?? createLogger(config.logLevel, { bufferBytes: config.logBufferBytes });
   const clock = overrides.clock ?? systemClock;
   const database = await openDatabase({
     url: config.database.url,
     pgliteDir: pgliteDirFor(config.database.dataDir),
     logger,
     tables: tablesOf(modules),
+    timeouts: config.database.timeouts,
   });
   try {
     await runMigrations(database, MIGRATIONS_FOLDER);
@@ -72,11 +73,20 @@ export async function createDeps(
     throw error;
   }
   const providers = overrides.providers ?? createProviders(config.marketData, clock, config.watchdogs);
-  const marketData = new MarketDataService(providers, clock, logger, {
-    timeoutMs: config.marketData.timeoutMs,
-  });
+  const marketData = new MarketDataService(
+    providers,
+    clock,
+    logger,
+    { timeoutMs: config.marketData.timeoutMs },
+    {
+      cacheMaxBytes: config.marketData.cacheMaxBytes,
+      maxSymbolsPerOperation: config.marketData.maxSymbolsPerOperation,
+      upstreamCallsPerClientPerMinute: config.marketData.upstreamCallsPerClientPerMinute,
+    },
+  );
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
   const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), { clock });
+  const serverInfo = new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID());
   return {
     config,
     logger,
@@ -84,7 +94,7 @@ export async function createDeps(
     metrics: createMetrics(),
     database,
     jobs,
-    serverInfo: new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID()),
+    serverInfo,
     marketData,
     priceHub,
     priceStreams: new PriceStreams(priceHub, marketData, logger.child({ component: 'price-streams' })),
@@ -95,6 +105,7 @@ export async function createDeps(
       clock,
       logger.child({ component: 'fk-dsl' }),
       config.fkDsl,
+      serverInfo,
     ),
     toolCalls: overrides.toolCalls ?? {
       // Until analysis sessions exist, a call's session is only noted in the log.

@@ -9,6 +9,7 @@ import { queryRows } from '../src/platform/db/raw.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createTestApp, graphql, type TestApp } from './support/app.ts';
 import { createFakeProvider } from './support/fake-provider.ts';
+import { ManualClock } from './support/manual-clock.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
 type Json = any;
@@ -20,7 +21,13 @@ describe('FK-DSL over GraphQL on the simulated market', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '1000' } });
+    // A clock that stands still: during market hours today's daily bar moves between the query and
+    // the direct computation it is checked against; at one instant both see the same bars.
+    t = await createTestApp({
+      listen: true,
+      env: { RATE_LIMIT_MAX: '1000' },
+      overrides: { clock: new ManualClock() },
+    });
   });
   afterAll(async () => t?.close());
 

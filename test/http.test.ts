@@ -33,8 +33,9 @@ describe('operational routes and GraphQL over HTTP (in-process)', () => {
     expect(post.body.data?.serverInfo.databaseMode).toBe(t.database.driver);
     expect(post.body.data?.serverInfo.version).toMatch(/^\d+\.\d+\.\d+/);
 
+    // A GET operation carries the CSRF header (see test/abuse/csrf.test.ts).
     const get = await t.app.fetch(`/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`, {
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', 'x-graphql-csrf': '1' },
     });
     expect(get.status).toBe(200);
     expect(await get.json()).toEqual({ data: { serverInfo: { name: 'vigil' } } });
@@ -116,12 +117,14 @@ describe('rate limits over HTTP', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '30' } });
+    t = await createTestApp({
+      env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '30', TRUST_PROXY_HOPS: '1' },
+    });
   });
   afterAll(async () => t?.close());
 
   it('answers the call over the limit with 429 and a numeric Retry-After, per client identity', async () => {
-    const key = { 'x-api-key': 'client-a' };
+    const key = { 'x-forwarded-for': '198.51.100.1' };
     expect((await graphql(t.app, '{ serverInfo { name } }', undefined, key)).status).toBe(200);
     expect((await graphql(t.app, '{ serverInfo { name } }', undefined, key)).status).toBe(200);
     const limited = await graphql(t.app, '{ serverInfo { name } }', undefined, key);
@@ -135,9 +138,10 @@ describe('rate limits over HTTP', () => {
       extensions: { code: 'RATE_LIMITED', retryAfterSeconds: Number(retryAfter) },
     });
 
-    // Another API key is another client with its own budget.
+    // Another address (as the trusted proxy reports it) is another client with its own budget.
     expect(
-      (await graphql(t.app, '{ serverInfo { name } }', undefined, { 'x-api-key': 'client-b' })).status,
+      (await graphql(t.app, '{ serverInfo { name } }', undefined, { 'x-forwarded-for': '198.51.100.2' }))
+        .status,
     ).toBe(200);
   });
 

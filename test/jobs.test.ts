@@ -41,6 +41,17 @@ describe.each(drivers)('jobs on %s', (driver) => {
     await database?.cleanup();
   });
 
+  it('refuses, rather than deadlocks, a send in a transaction before the job has a queue', async () => {
+    const fresh = defineJob({ name: 'test.no-queue-yet', schema: z.object({}) });
+    await expect(handle.db.transaction((tx) => jobs.send(fresh, {}, { tx }))).rejects.toThrow(
+      /has no queue yet/,
+    );
+    await jobs.ensureQueue(fresh);
+    await expect(handle.db.transaction((tx) => jobs.send(fresh, {}, { tx }))).resolves.toEqual(
+      expect.any(String),
+    );
+  });
+
   it('drops a job sent inside a transaction that rolls back, with the rows written beside it', async () => {
     const before = await jobs.queueSize(noteJob);
     const rollback = new Error('roll back on purpose');

@@ -817,19 +817,20 @@ describe('MCP', () => {
   });
 
   describe('caller identity', () => {
-    it('runs each tool call and resource read as the HTTP request that carried it (rate limits per API key)', async () => {
-      const app = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '1' } });
-      const connect = async (apiKey: string) => {
+    it('runs each tool call and resource read as the HTTP request that carried it (rate limits per client)', async () => {
+      // Clients are told apart by address; behind one trusted proxy, by X-Forwarded-For.
+      const app = await createTestApp({ listen: true, env: { RATE_LIMIT_MAX: '1', TRUST_PROXY_HOPS: '1' } });
+      const connect = async (address: string) => {
         const client = new Client({ name: 'vigil-test', version: '1.0.0' });
         const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
-          requestInit: { headers: { 'x-api-key': apiKey } },
+          requestInit: { headers: { 'x-forwarded-for': address } },
         });
         await client.connect(transport);
         return client;
       };
       try {
         // The price resource reads through GraphQL `quote`, limited like any operation.
-        const reader = await connect('key-reader');
+        const reader = await connect('198.51.100.1');
         const uri = 'vigil://prices/AAPL';
         expect(contentJson(await reader.readResource({ uri }))).toMatchObject({ symbol: 'AAPL' });
         const readLimited = await rejection(reader.readResource({ uri }));
@@ -843,7 +844,7 @@ describe('MCP', () => {
         const subscribeLimited = await rejection(reader.subscribeResource({ uri }));
         expect(subscribeLimited.data).toMatchObject({ code: 'RATE_LIMITED' });
         expect(app.app.deps.priceHub.stats().subscribers).toBe(0);
-        const otherReader = await connect('key-other-reader');
+        const otherReader = await connect('198.51.100.2');
         expect(contentJson(await otherReader.readResource({ uri }))).toMatchObject({ symbol: 'AAPL' });
         await Promise.all([reader.close(), otherReader.close()]);
 
@@ -853,13 +854,13 @@ describe('MCP', () => {
             name: 'search-by-symbol',
             arguments: { symbol: 'AAPL', depth: 'quick' },
           }) as Promise<Json>;
-        const first = await connect('key-one');
+        const first = await connect('198.51.100.3');
         expect((await call(first)).isError).toBeFalsy();
         const limited = await call(first);
         expect(limited.isError).toBe(true);
         expect(limited.content[0].text).toMatch(/^RATE_LIMITED: /);
-        // Another key is another client, even on the same address.
-        const second = await connect('key-two');
+        // Another address is another client.
+        const second = await connect('198.51.100.4');
         expect((await call(second)).isError).toBeFalsy();
         await Promise.all([first.close(), second.close()]);
       } finally {

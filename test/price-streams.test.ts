@@ -162,15 +162,15 @@ describe('plain WebSocket price streams', () => {
     await c.next(ofType('subscription_ack'));
     expect(await connections()).toMatchObject({
       total_subscriptions: 1,
-      subscribed_symbols: ['AAPL', 'MSFT'],
+      subscribed_symbol_count: 2,
       price_stream_connections: 1,
     });
     c.send({ type: 'unsubscribe', stream_type: 'price', symbols: ['msft'] });
     expect(await c.next(ofType('unsubscribe_ack'))).toMatchObject({ symbols: ['MSFT'] });
-    expect(await connections()).toMatchObject({ subscribed_symbols: ['AAPL'] });
+    expect(await connections()).toMatchObject({ subscribed_symbol_count: 1 });
     c.send({ type: 'unsubscribe', stream_type: 'price' });
     await c.next(ofType('unsubscribe_ack'));
-    expect(await connections()).toMatchObject({ total_subscriptions: 0, subscribed_symbols: [] });
+    expect(await connections()).toMatchObject({ total_subscriptions: 0, subscribed_symbol_count: 0 });
     c.send({ type: 'unsubscribe', stream_type: 'price' });
     expect(await c.next(ofType('error'))).toMatchObject({ error_code: 'UNSUBSCRIBE_ERROR' });
     c.close();

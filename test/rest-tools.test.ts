@@ -334,12 +334,14 @@ describe('REST tool routes over the rate limit', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '60' } });
+    t = await createTestApp({
+      env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY_HOPS: '1' },
+    });
   });
   afterAll(async () => t?.close());
 
   it('answers 429 with a numeric Retry-After, per client as on /graphql', async () => {
-    const a = { 'x-api-key': 'client-a' };
+    const a = { 'x-forwarded-for': '198.51.100.1' };
     const args = { symbol: 'AAPL', depth: 'quick' };
     expect((await post(t, '/mcp/tools/search-by-symbol', args, a)).status).toBe(200);
     expect((await post(t, '/mcp/tools/call', { name: 'search-by-symbol', arguments: args }, a)).status).toBe(
@@ -357,9 +359,9 @@ describe('REST tool routes over the rate limit', () => {
     expect(viaCall.headers.get('retry-after')).toMatch(/^\d+$/);
 
     // Another client has its own allowance.
-    expect((await post(t, '/mcp/tools/search-by-symbol', args, { 'x-api-key': 'client-b' })).status).toBe(
-      200,
-    );
+    expect(
+      (await post(t, '/mcp/tools/search-by-symbol', args, { 'x-forwarded-for': '198.51.100.2' })).status,
+    ).toBe(200);
   });
 });
 

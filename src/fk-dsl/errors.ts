@@ -10,7 +10,12 @@ export const FKDSL_ERRORS = {
   FKDSL_QUERY_ERROR: {
     status: 400,
     description:
-      'A well-formed query asks for something impossible (a limit, an unknown universe, a window).',
+      'A well-formed query asks for something impossible (a limit, an argument out of range, an unknown universe, a window, an estimated cost over FKDSL_MAX_COST).',
+  },
+  FKDSL_DEADLINE_EXCEEDED: {
+    status: 504,
+    description:
+      'Evaluation ran past FKDSL_DEADLINE_MS; statements not finished by then report this code. Narrow the query or retry later.',
   },
   // MACRO statistics the data in the window cannot support (quant's StatsError codes, as before).
   INSUFFICIENT_DATA: {
@@ -29,6 +34,21 @@ export const FKDSL_ERRORS = {
   NO_CONVERGENCE: {
     status: 400,
     description: 'An iterative approximation did not reach its tolerance; no value is returned.',
+  },
+  TOO_MANY_TASKS: {
+    status: 429,
+    description:
+      'The client already has FKDSL_MAX_PENDING_TASKS_PER_CLIENT background tasks queued or running (`details.limit`); submit again when one finishes.',
+  },
+  RESULT_TOO_LARGE: {
+    status: 422,
+    description:
+      "A background task's result was over FKDSL_MAX_RESULT_BYTES, so the task failed rather than store part of it; narrow the query.",
+  },
+  INSTANCE_LOST: {
+    status: 503,
+    description:
+      'The instance running a background task stopped; the task was queued again, or failed after FKDSL_TASK_MAX_ATTEMPTS starts.',
   },
 } as const satisfies ErrorCodeTable;
 
@@ -60,6 +80,16 @@ export class FkDslSyntaxError extends AppError {
 export class FkDslQueryError extends AppError {
   constructor(message: string, details?: Record<string, unknown>) {
     super('FKDSL_QUERY_ERROR', message, details);
+  }
+}
+
+/** Evaluation ran out of time: the statement (and every one after it) was not finished. */
+export class FkDslDeadlineError extends AppError {
+  constructor(deadlineMs: number) {
+    super('FKDSL_DEADLINE_EXCEEDED', `not finished within FKDSL_DEADLINE_MS (${deadlineMs} ms)`, {
+      limit: 'FKDSL_DEADLINE_MS',
+      deadlineMs,
+    });
   }
 }
 

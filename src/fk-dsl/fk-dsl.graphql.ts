@@ -141,6 +141,6 @@ builder.mutationField('submitFkDsl', (t) =>
     type: TaskRef,
     description: 'Checks a query now and runs it in the background; poll fkDslTask(taskId) for the result.',
     args: { query: t.arg.string({ required: true, description: QUERY_DOC }) },
-    resolve: (_root, { query }, ctx) => ctx.deps.fkDsl.submit(query),
+    resolve: (_root, { query }, ctx) => ctx.deps.fkDsl.submit(query, ctx.viewer.clientId),
   }),
 );

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { defineJob } from '../platform/jobs/job.ts';
 
-/** Runs one submitted FK-DSL task; retried if the process dies mid-run (the task row is idempotent). */
+/**
+ * One turn of the task scheduler, sent with each task in the same transaction: whoever runs it
+ * runs the queued task that is fairest to run next (`taskId` names the task it was sent for, for
+ * tracing). Retried when a turn fails (say, the database was unreachable); a task whose instance
+ * dies is requeued by the heartbeat recovery (see TaskQueue), long before this job would expire.
+ */
 export const executeJob = defineJob({
   name: 'fkdsl.execute',
   schema: z.object({ taskId: z.uuid() }),

@@ -16,7 +16,8 @@ export const fkDslModule = defineModule<{ readonly fkDsl: FkDslService }>({
   jobs: [
     {
       job: executeJob,
-      handler: (deps) => (data: { taskId: string }) => deps.fkDsl.runTask(data.taskId),
+      // A job is a turn, not a task: the turn runs whichever queued task is fairest to run next.
+      handler: (deps) => () => deps.fkDsl.runNextTask(),
       work: { concurrency: 2, pollingIntervalSeconds: 1 },
     },
     {
@@ -25,4 +26,7 @@ export const fkDslModule = defineModule<{ readonly fkDsl: FkDslService }>({
       cron: { expression: '17 3 * * *', data: {} },
     },
   ],
+  // Runs after server-info registered this instance, so its heartbeats drive the recovery.
+  start: (deps) => deps.fkDsl.startTaskRecovery(),
+  stop: (deps) => deps.fkDsl.stopTaskRecovery(),
 });

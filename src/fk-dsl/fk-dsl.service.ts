@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { parseInstrument } from '../market-data/instruments.ts';
 import { MAX_SYMBOLS_PER_REQUEST } from '../market-data/limits.ts';
@@ -6,27 +5,23 @@ import type { MarketDataService } from '../market-data/market-data.service.ts';
 import type { Instrument } from '../market-data/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database.ts';
-import { isAppError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { isAppError, ValidationError } from '../platform/errors.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import { INDICATOR_CONVENTIONS } from '../quant/indicators/index.ts';
 import type { AssetRef, Program, QueryStatement, Statement } from './ast.ts';
+import { estimateCost } from './cost.ts';
 import { FkDslQueryError } from './errors.ts';
+import { Deadline } from './evaluator/deadline.ts';
 import { evaluateStatements, type StatementResult } from './evaluator/evaluate.ts';
 import { MIN_INDICATOR_HISTORY } from './evaluator/metrics.ts';
 import { WINDOW_CONVENTIONS } from './evaluator/windows.ts';
 import { explain, type StatementPlan } from './explain.ts';
-import { executeJob } from './fk-dsl.jobs.ts';
 import { parse } from './parser.ts';
 import { printStatement } from './printer.ts';
-import {
-  deleteTasksFinishedBefore,
-  findTask,
-  finishTask,
-  insertTask,
-  markRunning,
-  type TaskRow,
-} from './tasks.repository.ts';
+import { type InstanceRegistry, TaskQueue } from './task-queue.ts';
+import type { TaskRow } from './tasks.repository.ts';
+import { validateProgram } from './validate.ts';
 
 export const LIMITS = {
   queryLength: 10_000,
@@ -76,17 +71,56 @@ export const QUERY_CONVENTIONS: Readonly<Record<string, string>> = {
  * task persisted in the database and run by a job (any instance can report its status).
  */
 export class FkDslService {
+  readonly #tasks: TaskQueue;
+
   constructor(
-    private readonly db: Database,
-    private readonly jobs: Jobs,
+    db: Database,
+    jobs: Jobs,
     private readonly marketData: MarketDataService,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly config: Config['fkDsl'],
-  ) {}
+    instances: InstanceRegistry,
+  ) {
+    this.#tasks = new TaskQueue({
+      db,
+      jobs,
+      clock,
+      logger,
+      settings: config,
+      instances,
+      run: (query) => this.execute(query),
+      publicError: (error) => publicError(error, logger),
+    });
+  }
 
-  /** Parses and checks limits; syntax errors carry line, column and a caret snippet. */
+  /**
+   * Parses and checks limits, arguments and the estimated cost (FKDSL_MAX_COST); syntax errors
+   * carry line, column and a caret snippet.
+   */
   compile(query: string): Program {
+    const program = this.#checked(query);
+    const runnable = program.statements.filter((s): s is QueryStatement => s.kind !== 'explain');
+    const cost = estimateCost(runnable, this.#context());
+    if (cost.total > this.config.maxCost) {
+      const n = (x: number) => Math.round(x).toLocaleString('en-US');
+      throw new FkDslQueryError(
+        `estimated cost ${n(cost.total)} (instruments x bars x computations) is over FKDSL_MAX_COST ` +
+          `(${n(this.config.maxCost)}); use shorter windows, daily instead of hourly bars, or fewer instruments`,
+        {
+          limit: 'FKDSL_MAX_COST',
+          max: this.config.maxCost,
+          estimate: cost.total,
+          fetch: cost.fetch,
+          compute: cost.compute,
+        },
+      );
+    }
+    return program;
+  }
+
+  /** compile() without the cost: EXPLAIN shows the plan of a query that is too heavy to run. */
+  #checked(query: string): Program {
     if (typeof query !== 'string' || query.trim() === '')
       throw new ValidationError('query', 'must not be empty');
     if (query.length > LIMITS.queryLength) {
@@ -105,11 +139,12 @@ export class FkDslService {
         limit: LIMITS.symbols,
       });
     }
+    validateProgram(program);
     return program;
   }
 
   explain(query: string): StatementPlan[] {
-    const program = this.compile(query);
+    const program = this.#checked(query);
     return explain(
       program.statements.map((s) => (s.kind === 'explain' ? s.statement : s)),
       this.marketData,
@@ -120,6 +155,7 @@ export class FkDslService {
 
   async execute(query: string): Promise<ExecutionResult> {
     const started = performance.now();
+    const deadline = new Deadline(this.config.deadlineMs);
     const program = this.compile(query);
     const statements: StatementOutcome[] = new Array(program.statements.length);
     const runnable: Array<{ index: number; statement: QueryStatement }> = [];
@@ -139,7 +175,7 @@ export class FkDslService {
     });
     const settled = await evaluateStatements(
       runnable.map((r) => r.statement),
-      this.#context(),
+      { ...this.#context(), deadline },
     );
     const results = settled.map((outcome, i): StatementOutcome => {
       const { index, statement } = runnable[i]!;
@@ -156,50 +192,36 @@ export class FkDslService {
     };
   }
 
-  /** Validates the query now, then runs it in the background; returns the task to poll. */
-  async submit(query: string): Promise<TaskRow> {
+  /**
+   * Validates the query now, then runs it in the background; returns the task to poll. `clientId`
+   * is the caller's: its unfinished tasks are capped and scheduled fairly against other clients'.
+   */
+  async submit(query: string, clientId: string): Promise<TaskRow> {
     this.compile(query);
-    const id = randomUUID();
-    const createdAt = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      await insertTask(tx, { id, query, createdAt });
-      await this.jobs.send(executeJob, { taskId: id }, { tx });
-    });
-    return (await findTask(this.db, id))!;
+    return this.#tasks.submit(query, clientId);
   }
 
-  async task(id: string): Promise<TaskRow> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
-      throw new ValidationError('taskId', 'must be a task id (UUID)');
-    }
-    const task = await findTask(this.db, id);
-    if (!task) throw new NotFoundError('task', id);
-    return task;
+  task(id: string): Promise<TaskRow> {
+    return this.#tasks.task(id);
   }
 
-  /** The job behind submit(). Idempotent: a finished task is left alone. */
-  async runTask(id: string): Promise<void> {
-    const task = await findTask(this.db, id);
-    if (!task || task.status === 'completed' || task.status === 'failed') return;
-    if (!(await markRunning(this.db, id, this.clock.now()))) return;
-    try {
-      const result = await this.execute(task.query);
-      await finishTask(this.db, id, { status: 'completed', result }, this.clock.now());
-    } catch (error) {
-      await finishTask(
-        this.db,
-        id,
-        { status: 'failed', error: publicError(error, this.logger) },
-        this.clock.now(),
-      );
-    }
+  /** One `fkdsl.execute` job: runs the queued task that is fairest to run next (see TaskQueue). */
+  async runNextTask(): Promise<void> {
+    await this.#tasks.runNext();
+  }
+
+  /** Requeues (or fails) tasks of instances that stopped, now and after every heartbeat. */
+  startTaskRecovery(): Promise<void> {
+    return this.#tasks.startRecovery();
+  }
+
+  stopTaskRecovery(): void {
+    this.#tasks.stopRecovery();
   }
 
   /** The daily retention job: deletes finished tasks older than FKDSL_TASK_RETENTION_DAYS. */
   async deleteExpiredTasks(): Promise<void> {
-    const before = new Date(this.clock.now().getTime() - this.config.taskRetentionDays * 86_400_000);
-    const removed = await deleteTasksFinishedBefore(this.db, before);
-    if (removed) this.logger.info({ removed }, 'old FK-DSL tasks deleted');
+    await this.#tasks.deleteExpiredTasks();
   }
 
   /** Instruments of a named SCAN universe: the providers' own list when they have one, else configuration. */

@@ -10,6 +10,11 @@ export const MARKET_DATA_ERRORS = {
     description:
       'Every provider that could answer failed; `details.attempts` says how. Never a made-up value.',
   },
+  TOO_MANY_SYMBOLS: {
+    status: 400,
+    description:
+      'One operation asked for market data on more distinct instruments than allowed; `details.limit` says how many. Split it.',
+  },
 } as const satisfies ErrorCodeTable;
 
 export interface AttemptSummary {
@@ -53,6 +58,33 @@ export class MarketDataUnavailableError extends AppError {
           ? { retryAfterSeconds: Math.max(1, Math.ceil(Math.min(...retry) / 1000)) }
           : {}),
       },
+    );
+  }
+}
+
+/** One operation asked for more distinct instruments than `limit` (aliases and nested fields count). */
+export class TooManySymbolsError extends AppError {
+  constructor(limit: number) {
+    super(
+      'TOO_MANY_SYMBOLS',
+      `this operation asks for market data on more than ${limit} distinct instruments; at most ${limit} per operation`,
+      { limit },
+    );
+  }
+}
+
+/**
+ * The calling client spent its share of upstream provider calls (answers from the cache stay
+ * free). Uses the platform's RATE_LIMITED code, so every surface answers 429 with Retry-After.
+ */
+export class UpstreamBudgetError extends AppError {
+  constructor(perMinute: number, retryAfterMs: number) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super(
+      'RATE_LIMITED',
+      `upstream market-data budget spent: at most ${perMinute} provider calls per minute per client ` +
+        `(cached answers are free). Retry after ${retryAfterSeconds}s.`,
+      { limit: perMinute, retryAfterSeconds },
     );
   }
 }

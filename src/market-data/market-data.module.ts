@@ -11,6 +11,7 @@ import * as toolsGraphql from './tools/tools.graphql.ts';
 
 /** What the market-data module needs from the app (the composition root wires these). */
 export interface MarketDataDeps {
+  readonly config: { readonly exposeInstanceDetails: boolean };
   readonly marketData: MarketDataService;
   readonly priceHub: PriceHub;
   readonly priceStreams: PriceStreams;
@@ -21,7 +22,7 @@ export interface MarketDataDeps {
  * their listing:
  *   /ws/stream             subscribe / unsubscribe / ping messages (see price-stream.protocol.ts)
  *   /ws/prices/{symbols}   comma-separated symbols, subscribed at connect (?interval_ms=&market=&asset_type=)
- *   GET /ws/connections    live connection and subscription counts
+ *   GET /ws/connections    live connection and subscription counts (symbols with EXPOSE_INSTANCE_DETAILS)
  */
 export const marketDataModule = defineModule<MarketDataDeps>({
   name: 'market-data',
@@ -52,13 +53,20 @@ export const marketDataModule = defineModule<MarketDataDeps>({
         const s = deps.priceStreams.stats();
         const hub = deps.priceHub.stats();
         const connections = host.connections();
+        // Which symbols are watched says what someone trades: counts only, unless the operator opts in.
+        const expose = deps.config.exposeInstanceDetails;
         return json({
           active_connections: connections.total,
           total_subscriptions: s.subscriptions,
-          subscribed_symbols: s.symbols,
+          subscribed_symbol_count: s.symbols.length,
+          ...(expose ? { subscribed_symbols: s.symbols } : {}),
           price_stream_connections: s.connections,
           connections_by_route: connections.byRoute,
-          hub: { upstream_feeds: hub.feeds, subscribers: hub.subscribers, symbols: hub.symbols },
+          hub: {
+            upstream_feeds: hub.feeds,
+            subscribers: hub.subscribers,
+            ...(expose ? { symbols: hub.symbols } : {}),
+          },
         });
       },
     },

@@ -4,7 +4,13 @@ import type { Logger } from '../platform/observability/logger.ts';
 import { Arbiter, type ArbiterOptions, type Uncached } from './arbitration/arbiter.ts';
 import { HealthBoard, type HealthSnapshot } from './arbitration/health.ts';
 import type { Sourced } from './arbitration/lineage.ts';
-import { MarketDataCache } from './cache/market-data-cache.ts';
+import {
+  DEFAULT_MAX_SYMBOLS_PER_OPERATION,
+  DEFAULT_UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
+  UpstreamBudget,
+} from './budget/upstream-budget.ts';
+import { DEFAULT_CACHE_MAX_BYTES, MarketDataCache } from './cache/market-data-cache.ts';
+import { alignBarRange, alignDays, alignDown, cut } from './cache/ranges.ts';
 import { type CachedKind, ttlFor } from './cache/ttl.ts';
 import { instrumentKey } from './instruments.ts';
 import { NotSupportedError } from './market-data.errors.ts';
@@ -34,6 +40,16 @@ export interface ProviderInfo {
 /** Most bars one request may ask for (a decade of daily bars is ~2,520). */
 export const MAX_BARS_PER_REQUEST = 50_000;
 
+/** Bounds on what clients can make the service hold or spend (see README, configuration). */
+export interface MarketDataLimits {
+  /** Estimated bytes the answer cache may hold. */
+  readonly cacheMaxBytes: number;
+  /** Distinct instruments one client operation may ask for. */
+  readonly maxSymbolsPerOperation: number;
+  /** Cache-missing calls to live providers one client may cause per minute. */
+  readonly upstreamCallsPerClientPerMinute: number;
+}
+
 /**
  * The one door to market data: arbitration across providers, caching with market-hours-aware
  * lifetimes, coalescing of identical concurrent requests, and lineage on every answer.
@@ -42,17 +58,27 @@ export class MarketDataService {
   readonly #arbiter: Arbiter;
   readonly #health: HealthBoard;
   readonly #cache: MarketDataCache;
+  readonly #budget: UpstreamBudget;
 
   constructor(
     readonly providers: readonly MarketDataProvider[],
     private readonly clock: Clock,
     logger: Logger,
     options: Partial<ArbiterOptions> = {},
+    limits: Partial<MarketDataLimits> = {},
   ) {
     if (providers.length === 0) throw new Error('market data needs at least one provider');
     const now = () => clock.now().getTime();
     this.#health = new HealthBoard(now);
-    this.#cache = new MarketDataCache(now);
+    this.#cache = new MarketDataCache(now, { maxBytes: limits.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES });
+    this.#budget = new UpstreamBudget(
+      {
+        maxSymbolsPerOperation: limits.maxSymbolsPerOperation ?? DEFAULT_MAX_SYMBOLS_PER_OPERATION,
+        callsPerClientPerMinute:
+          limits.upstreamCallsPerClientPerMinute ?? DEFAULT_UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
+      },
+      now,
+    );
     this.#arbiter = new Arbiter(providers, this.#health, clock, logger.child({ component: 'market-data' }), {
       timeoutMs: 8_000,
       tolerance: 0.01,
@@ -77,6 +103,14 @@ export class MarketDataService {
 
   cacheStats() {
     return this.#cache.stats();
+  }
+
+  /**
+   * Runs one client operation (a GraphQL execution): the distinct instruments it asks for are
+   * capped, and its upstream calls are charged to `clientId`. Anything outside is background work.
+   */
+  withinOperation<T>(clientId: string, run: () => T): T {
+    return this.#budget.runOperation(clientId, run);
   }
 
   /** Can any configured provider answer `capability` for this instrument? */
@@ -113,7 +147,7 @@ export class MarketDataService {
     return this.#arbiter.eligible(capability, instrument).some((p) => p.id === providerId);
   }
 
-  bars(instrument: Instrument, interval: BarInterval, start: Date, end: Date): Promise<Sourced<Bar[]>> {
+  async bars(instrument: Instrument, interval: BarInterval, start: Date, end: Date): Promise<Sourced<Bar[]>> {
     if (!(start.getTime() < end.getTime())) throw new ValidationError('start', 'must be before end');
     const count = (end.getTime() - start.getTime()) / BAR_INTERVAL_MS[interval];
     if (count > MAX_BARS_PER_REQUEST) {
@@ -122,11 +156,10 @@ export class MarketDataService {
         `asks for about ${Math.round(count)} ${interval} bars; at most ${MAX_BARS_PER_REQUEST} per request`,
       );
     }
-    // Ends in the future are clamped to now so the cache key of "up to now" requests stays stable.
-    const now = this.clock.now();
-    const until = end.getTime() > now.getTime() ? currentBarEnd(now, interval) : end;
-    const key = `${interval}:${start.toISOString()}:${until.toISOString()}`;
-    return this.#cached(
+    // Fetched and keyed by whole bars, so the same query repeated a moment later is a hit.
+    const range = alignBarRange(interval, start, end, this.clock.now());
+    const key = `${interval}:${range.start.toISOString()}:${range.until.toISOString()}`;
+    const all = await this.#cached(
       'bars',
       instrument,
       key,
@@ -135,12 +168,14 @@ export class MarketDataService {
           `${interval} bars`,
           'bars',
           instrument,
-          (p, signal) =>
-            p.bars!({ instrument, interval, start, end: end.getTime() > now.getTime() ? now : end, signal }),
-          (bars) => bars.at(-1)?.time ?? start,
+          (p, signal) => p.bars!({ instrument, interval, start: range.start, end: range.fetchEnd, signal }),
+          (bars) => bars.at(-1)?.time ?? range.start,
         ),
-      { interval, end: until },
+      { interval, end: range.until },
     );
+    const value = cut(all.value, (b) => b.time, start, end);
+    if (value === all.value) return all;
+    return { value, lineage: { ...all.lineage, asOf: value.at(-1)?.time ?? start } };
   }
 
   profile(instrument: Instrument): Promise<Sourced<Profile>> {
@@ -194,29 +229,37 @@ export class MarketDataService {
     );
   }
 
-  earnings(instrument: Instrument, from: Date, to: Date): Promise<Sourced<EarningsReport[]>> {
-    return this.#cached('earnings', instrument, `${from.toISOString()}:${to.toISOString()}`, () =>
-      this.#arbiter.first(
-        'earnings',
-        'earnings',
-        instrument,
-        (p, signal) => p.earnings!({ instrument, from, to, signal }),
-        (reports) => reports.at(-1)?.reportDate ?? to,
-      ),
+  async earnings(instrument: Instrument, from: Date, to: Date): Promise<Sourced<EarningsReport[]>> {
+    const days = alignDays(from, to);
+    const all = await this.#cached(
+      'earnings',
+      instrument,
+      `${days.from.toISOString()}:${days.to.toISOString()}`,
+      () =>
+        this.#arbiter.first(
+          'earnings',
+          'earnings',
+          instrument,
+          (p, signal) => p.earnings!({ instrument, from: days.from, to: days.to, signal }),
+          (reports) => reports.at(-1)?.reportDate ?? days.to,
+        ),
     );
+    return { ...all, value: cut(all.value, (r) => r.reportDate, from, to, true) };
   }
 
-  transfers(since: Date, minUsd: number, assets?: readonly string[]): Promise<Sourced<Transfer[]>> {
-    const key = `${since.toISOString()}:${minUsd}:${assets?.join(',') ?? '*'}`;
-    return this.#cached('transfers', undefined, key, () =>
+  async transfers(since: Date, minUsd: number, assets?: readonly string[]): Promise<Sourced<Transfer[]>> {
+    const from = alignDown(since, TRANSFERS_STEP_MS);
+    const key = `${from.toISOString()}:${minUsd}:${assets?.join(',') ?? '*'}`;
+    const all = await this.#cached('transfers', undefined, key, () =>
       this.#arbiter.first(
         'large transfers',
         'transfers',
         undefined,
-        (p, signal) => p.transfers!({ since, minUsd, ...(assets ? { assets } : {}), signal }),
-        (list) => list.at(-1)?.time ?? since,
+        (p, signal) => p.transfers!({ since: from, minUsd, ...(assets ? { assets } : {}), signal }),
+        (list) => list.at(-1)?.time ?? from,
       ),
     );
+    return { ...all, value: cut(all.value, (t) => t.time, since, FAR_FUTURE) };
   }
 
   /** Status of every venue every provider can see (each provider asked once; failures are omitted). */
@@ -246,9 +289,19 @@ export class MarketDataService {
     load: () => Promise<Uncached<T>>,
     ttlExtra: { interval?: BarInterval; end?: Date } = {},
   ): Promise<Sourced<T>> {
-    const key = `${kind}|${instrument ? instrumentKey(instrument) : '*'}|${params}`;
-    const cached = await this.#cache.getOrLoad(key, load, () =>
-      ttlFor(kind, instrument, this.clock.now(), ttlExtra),
+    const id = instrument ? instrumentKey(instrument) : '*';
+    if (instrument) this.#budget.admit(id);
+    const key = `${kind}|${id}|${params}`;
+    const cached = await this.#cache.getOrLoad(
+      key,
+      load,
+      () => ttlFor(kind, instrument, this.clock.now(), ttlExtra),
+      {
+        // Only calls that reach a live provider spend its shared rate limit; the simulated market is free.
+        beforeLoad: () => {
+          if (this.#arbiter.eligible(kind, instrument).some((p) => p.live)) this.#budget.charge();
+        },
+      },
     );
     return {
       value: cached.value.value,
@@ -260,8 +313,6 @@ export class MarketDataService {
   }
 }
 
-/** End (exclusive) of the bar that contains `at`. */
-function currentBarEnd(at: Date, interval: BarInterval): Date {
-  const step = BAR_INTERVAL_MS[interval];
-  return new Date(Math.floor(at.getTime() / step) * step + step);
-}
+/** Transfer polls ("since a moment ago") share entries within this step. */
+const TRANSFERS_STEP_MS = 60_000;
+const FAR_FUTURE = new Date(8.64e15);

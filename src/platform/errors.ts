@@ -67,14 +67,34 @@ export const PLATFORM_ERRORS = {
     status: 429,
     description: 'Too many calls; `Retry-After` (and `details.retryAfterSeconds`) says when to try again.',
   },
+  SUBSCRIPTION_LIMIT: {
+    status: 429,
+    description:
+      'The connection holds as many subscriptions as it may; `details.limit` is the bound and `details.setting` its setting. End one first.',
+  },
   GRAPHQL_PARSE_FAILED: { status: 400, description: 'The GraphQL document does not parse.' },
   GRAPHQL_VALIDATION_FAILED: {
     status: 400,
     description: 'The GraphQL document is not valid against the schema.',
   },
+  GRAPHQL_LIMIT_EXCEEDED: {
+    status: 400,
+    description:
+      'The GraphQL document is over a limit: `details.limit` is `tokens`, `aliases`, `depth` or `cost`, `details.max` the bound (and `details.found` what the document has, when counted).',
+  },
+  CSRF_HEADER_REQUIRED: {
+    status: 403,
+    description:
+      'A GraphQL operation over GET needs an `X-GraphQL-CSRF` header (any value) or a non-form Content-Type, so that browsers preflight it.',
+  },
   INTERNAL: {
     status: 500,
     description: 'An unexpected failure; it is logged, and no internals are returned.',
+  },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    description:
+      'The database did not answer in time or is unreachable; retry after `Retry-After` (`details.retryAfterSeconds`) seconds. `details.reason` says which (e.g. `lock timeout`).',
   },
 } as const satisfies ErrorCodeTable;
 

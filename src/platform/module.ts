@@ -39,6 +39,12 @@ export interface ModuleDefinition<Deps> {
   readonly start?: (deps: Deps) => Promise<void> | void;
   /** Runs during a graceful stop, after sockets closed and before the job engine stops. */
   readonly stop?: (deps: Deps) => Promise<void> | void;
+  /**
+   * Runs during a graceful stop after running jobs finished, before the database closes: for what
+   * must outlive the jobs (the instance's registration, which peers read to tell a dead instance's
+   * tasks from a live one's).
+   */
+  readonly release?: (deps: Deps) => Promise<void> | void;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a job list mixes jobs of every payload type.

@@ -11,16 +11,20 @@ export async function upsertInstance(db: Executor, row: InstanceRow): Promise<vo
     .onConflictDoUpdate({ target: serviceInstances.id, set: { lastSeenAt: row.lastSeenAt } });
 }
 
-export async function touchInstance(db: Executor, id: string, at: Date): Promise<void> {
-  await db.update(serviceInstances).set({ lastSeenAt: at }).where(eq(serviceInstances.id, id));
-}
-
 export async function deleteInstance(db: Executor, id: string): Promise<void> {
   await db.delete(serviceInstances).where(eq(serviceInstances.id, id));
 }
 
 export async function deleteInstancesSeenBefore(db: Executor, before: Date): Promise<void> {
   await db.delete(serviceInstances).where(lt(serviceInstances.lastSeenAt, before));
+}
+
+export async function instanceIdsSeenSince(db: Executor, since: Date): Promise<string[]> {
+  const rows = await db
+    .select({ id: serviceInstances.id })
+    .from(serviceInstances)
+    .where(gte(serviceInstances.lastSeenAt, since));
+  return rows.map((r) => r.id);
 }
 
 export async function instancesSeenSince(db: Executor, since: Date): Promise<InstanceRow[]> {

@@ -12,12 +12,23 @@ const DatabaseModeEnum = builder.enumType('DatabaseMode', {
   } as const,
 });
 
+/** Why hostnames and pids are withheld: they help an attacker and no anonymous caller needs them. */
+const PRIVATE = 'a host name and pid are not given to anonymous callers';
+
 const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement({
   description: 'A running Vigil process registered in the shared database.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    hostname: t.exposeString('hostname'),
-    pid: t.exposeInt('pid'),
+    hostname: t.string({
+      nullable: true,
+      description: `Host the instance runs on; null unless EXPOSE_INSTANCE_DETAILS is on (${PRIVATE}).`,
+      resolve: (row, _args, ctx) => (ctx.deps.config.exposeInstanceDetails ? row.hostname : null),
+    }),
+    pid: t.int({
+      nullable: true,
+      description: `Process id of the instance; null unless EXPOSE_INSTANCE_DETAILS is on (${PRIVATE}).`,
+      resolve: (row, _args, ctx) => (ctx.deps.config.exposeInstanceDetails ? row.pid : null),
+    }),
     version: t.exposeString('version'),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', description: 'Last heartbeat (every 15 s).' }),

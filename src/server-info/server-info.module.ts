@@ -13,7 +13,9 @@ export const serverInfoModule = defineModule<{
   graphql: [serverInfoGraphql],
   tables: [instancesTables],
   start: (deps) => deps.serverInfo.register(),
-  stop: async (deps) => {
+  // Deregistered only after this instance's running jobs finished: until then peers must see it
+  // alive, or they would take over (and run twice) the tasks it is still finishing.
+  release: async (deps) => {
     await deps.serverInfo.deregister().catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'could not deregister instance');
     });

@@ -6,15 +6,16 @@ import {
   deleteInstance,
   deleteInstancesSeenBefore,
   type InstanceRow,
+  instanceIdsSeenSince,
   instancesSeenSince,
-  touchInstance,
   upsertInstance,
 } from './instances.repository.ts';
 
 export const HEARTBEAT_INTERVAL_MS = 15_000;
 /** An instance that missed three heartbeats is considered gone. */
 const LIVE_WINDOW_MS = 3 * HEARTBEAT_INTERVAL_MS;
-const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Gone instances leave the table soon after, so listings and recovery never see them again. */
+const FORGET_AFTER_MS = 3 * LIVE_WINDOW_MS;
 
 export interface ServerInfo {
   readonly name: string;
@@ -31,7 +32,10 @@ export interface ServerInfo {
  */
 export class ServerInfoService {
   readonly #self: InstanceRow;
+  readonly #listeners = new Set<() => Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
+  #beating = false;
+  #stopped = false;
 
   constructor(
     private readonly db: Database,
@@ -69,21 +73,61 @@ export class ServerInfoService {
     return instancesSeenSince(this.db, new Date(this.clock.now().getTime() - LIVE_WINDOW_MS));
   }
 
+  /**
+   * Ids of the instances that heartbeated recently, this one included. The embedded database
+   * admits one process at a time (its data directory is locked), so there any other is gone.
+   */
+  async liveInstanceIds(): Promise<string[]> {
+    if (this.databaseMode === 'pglite') return [this.instanceId];
+    const since = new Date(this.clock.now().getTime() - LIVE_WINDOW_MS);
+    return [...new Set([this.instanceId, ...(await instanceIdsSeenSince(this.db, since))])];
+  }
+
+  /** `listener` runs after each heartbeat (work that checks on peers); returns the unsubscribe. */
+  onHeartbeat(listener: () => Promise<void>): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   async register(): Promise<void> {
-    const now = this.clock.now();
-    await deleteInstancesSeenBefore(this.db, new Date(now.getTime() - FORGET_AFTER_MS));
-    await upsertInstance(this.db, { ...this.#self, lastSeenAt: now });
-    this.#timer = setInterval(() => {
-      touchInstance(this.db, this.instanceId, this.clock.now()).catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'instance heartbeat failed'),
-      );
-    }, HEARTBEAT_INTERVAL_MS);
+    this.#stopped = false;
+    await this.#markSeen();
+    clearInterval(this.#timer);
+    this.#timer = setInterval(() => void this.heartbeat(), HEARTBEAT_INTERVAL_MS);
     this.#timer.unref();
   }
 
+  /**
+   * Marks this instance seen (inserting it again if a peer forgot it during a long stall), forgets
+   * instances gone for a while, then runs the listeners. A beat still running skips the next one.
+   */
+  async heartbeat(): Promise<void> {
+    if (this.#beating || this.#stopped) return;
+    this.#beating = true;
+    try {
+      await this.#markSeen();
+      for (const listener of this.#listeners) {
+        await listener().catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'heartbeat listener failed'),
+        );
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'instance heartbeat failed');
+    } finally {
+      this.#beating = false;
+    }
+  }
+
   async deregister(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#timer);
     this.#timer = undefined;
     await deleteInstance(this.db, this.instanceId);
+  }
+
+  async #markSeen(): Promise<void> {
+    const now = this.clock.now();
+    await upsertInstance(this.db, { ...this.#self, lastSeenAt: now });
+    await deleteInstancesSeenBefore(this.db, new Date(now.getTime() - FORGET_AFTER_MS));
   }
 }

@@ -2,19 +2,13 @@ import type { Lineage } from '../../market-data/arbitration/lineage.ts';
 import type { MarketDataService } from '../../market-data/market-data.service.ts';
 import type { Bar, Instrument } from '../../market-data/types.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { nextSlice, sliceSpent } from '../../platform/slices.ts';
 import { alignCloses } from '../../quant/bar-alignment.ts';
 import { logReturns, pearson } from '../../quant/indicators/statistics.ts';
-import { trend } from '../../quant/indicators/trend.ts';
-import type {
-  CompareStatement,
-  Condition,
-  CorrelateStatement,
-  EvaluateStatement,
-  QueryStatement,
-  ScanStatement,
-} from '../ast.ts';
+import type { CompareStatement, CorrelateStatement, EvaluateStatement, QueryStatement } from '../ast.ts';
 import { FkDslQueryError, toDomainError } from '../errors.ts';
 import { printMetric, printStatement } from '../printer.ts';
+import type { EvaluationDeadline } from './deadline.ts';
 import { declareMacroNeeds, evaluateMacro, type MacroResult } from './macro.ts';
 import {
   computeMetric,
@@ -22,16 +16,18 @@ import {
   type MetricOutcome,
   MIN_INDICATOR_HISTORY,
   resolveAsset,
-  scalarOf,
 } from './metrics.ts';
 import { QueryData } from './query-data.ts';
-import { fromDuration } from './windows.ts';
+import { conditionMetrics, type ScanResult, scan, scanInstruments } from './scan.ts';
+import { toWindow } from './windows.ts';
 
 export interface EvaluationContext {
   readonly marketData: MarketDataService;
   readonly clock: Clock;
   /** Instruments of a named SCAN universe (US, ETF, CRYPTO, ALL). */
   universe(name: string): Instrument[];
+  /** Evaluation stops here: unfinished statements settle with FKDSL_DEADLINE_EXCEEDED. */
+  readonly deadline?: EvaluationDeadline;
 }
 
 export interface AssetResult {
@@ -66,17 +62,7 @@ export type StatementResult =
       readonly pairs: readonly CorrelationPair[];
     }
   | ({ readonly kind: 'macro'; readonly statement: string } & MacroResult)
-  | {
-      readonly kind: 'scan';
-      readonly statement: string;
-      readonly universe: string;
-      readonly scanned: number;
-      readonly matches: ReadonlyArray<{
-        readonly symbol: string;
-        readonly values: Record<string, number | null>;
-      }>;
-      readonly skipped: ReadonlyArray<{ readonly symbol: string; readonly reason: string }>;
-    };
+  | ScanResult;
 
 export interface CorrelationPair {
   readonly a: string;
@@ -87,7 +73,7 @@ export interface CorrelationPair {
   readonly to: string | null;
 }
 
-const DEFAULT_CORRELATION_WINDOW = { kind: 'duration', value: 90, unit: 'd' } as const;
+export const DEFAULT_CORRELATION_WINDOW = '90d';
 
 export type Settled =
   | { readonly ok: true; readonly result: StatementResult }
@@ -96,7 +82,9 @@ export type Settled =
 /**
  * Plans every statement's data, fetches it once for the whole query (one request per instrument
  * and kind, all in parallel), then computes each statement. A statement that cannot be planned or
- * computed settles as an error without sinking the others.
+ * computed settles as an error without sinking the others. Computing gives the event loop back
+ * between instruments once the current slice is spent, and stops at the deadline: the statement
+ * running then and every later one settle with the deadline error.
  */
 export async function evaluateStatements(
   statements: readonly QueryStatement[],
@@ -114,18 +102,27 @@ export async function evaluateStatements(
       }
     },
   );
-  await data.load();
-  return Promise.all(
-    statements.map(async (s, i): Promise<Settled> => {
-      const p = prepared[i]!;
-      if (!p.ok) return p;
-      try {
-        return { ok: true, result: await run(s, data, p.universe) };
-      } catch (error) {
-        return { ok: false, error: toDomainError(error) };
-      }
-    }),
-  );
+  try {
+    await (ctx.deadline ? ctx.deadline.race(data.load()) : data.load());
+  } catch (error) {
+    return prepared.map((p) => (p.ok ? { ok: false, error: toDomainError(error) } : p));
+  }
+  const settled: Settled[] = [];
+  for (const [i, s] of statements.entries()) {
+    const p = prepared[i]!;
+    if (!p.ok) {
+      settled.push(p);
+      continue;
+    }
+    try {
+      while (sliceSpent()) await nextSlice();
+      ctx.deadline?.check();
+      settled.push({ ok: true, result: await run(s, data, p.universe, ctx.deadline) });
+    } catch (error) {
+      settled.push({ ok: false, error: toDomainError(error) });
+    }
+  }
+  return settled;
 }
 
 /** Fills `data` with what `statement` needs (also used by EXPLAIN). */
@@ -145,7 +142,11 @@ export function plan(statement: QueryStatement, data: QueryData, universe: reado
     case 'correlate':
       for (const asset of statement.assets) {
         const instrument = resolveAsset(asset);
-        const window = fromDuration(statement.window ?? DEFAULT_CORRELATION_WINDOW, instrument.assetClass);
+        const window = toWindow(
+          statement.window ?? undefined,
+          DEFAULT_CORRELATION_WINDOW,
+          instrument.assetClass,
+        );
         data.need(
           instrument,
           window.interval === '1h' ? { hourly: window.bars + 1 } : { daily: window.bars + 1 },
@@ -168,6 +169,7 @@ async function run(
   statement: QueryStatement,
   data: QueryData,
   universe: readonly Instrument[],
+  deadline: EvaluationDeadline | undefined,
 ): Promise<StatementResult> {
   const text = printStatement(statement);
   switch (statement.kind) {
@@ -178,13 +180,13 @@ async function run(
         asset: assetResult(statement, resolveAsset(statement.asset), statement.asset.symbol, data),
       };
     case 'compare':
-      return compare(statement, text, data);
+      return compare(statement, text, data, deadline);
     case 'correlate':
-      return correlate(statement, text, data);
+      return correlate(statement, text, data, deadline);
     case 'macro':
       return { kind: 'macro', statement: text, ...(await evaluateMacro(statement, data)) };
     case 'scan':
-      return scan(statement, text, universe, data);
+      return scan(statement, text, universe, data, deadline);
   }
 }
 
@@ -219,8 +221,18 @@ function assetResult(
   };
 }
 
-function compare(statement: CompareStatement, text: string, data: QueryData): StatementResult {
-  const assets = statement.assets.map((a) => assetResult(statement, resolveAsset(a), a.symbol, data));
+async function compare(
+  statement: CompareStatement,
+  text: string,
+  data: QueryData,
+  deadline: EvaluationDeadline | undefined,
+): Promise<StatementResult> {
+  const assets: AssetResult[] = [];
+  for (const a of statement.assets) {
+    while (sliceSpent()) await nextSlice();
+    deadline?.check();
+    assets.push(assetResult(statement, resolveAsset(a), a.symbol, data));
+  }
   const table: Record<string, Record<string, unknown>> = {};
   for (const metric of statement.metrics) {
     const label = printMetric(metric);
@@ -231,7 +243,12 @@ function compare(statement: CompareStatement, text: string, data: QueryData): St
   return { kind: 'compare', statement: text, assets, table };
 }
 
-function correlate(statement: CorrelateStatement, text: string, data: QueryData): StatementResult {
+async function correlate(
+  statement: CorrelateStatement,
+  text: string,
+  data: QueryData,
+  deadline: EvaluationDeadline | undefined,
+): Promise<StatementResult> {
   const instruments = statement.assets.map(resolveAsset);
   const pairs: Array<[Instrument, Instrument]> = [];
   if (statement.form === 'with')
@@ -240,7 +257,7 @@ function correlate(statement: CorrelateStatement, text: string, data: QueryData)
     for (let i = 0; i < instruments.length; i++)
       for (let j = i + 1; j < instruments.length; j++) pairs.push([instruments[i]!, instruments[j]!]);
   const windowOf = (i: Instrument) =>
-    fromDuration(statement.window ?? DEFAULT_CORRELATION_WINDOW, i.assetClass);
+    toWindow(statement.window ?? undefined, DEFAULT_CORRELATION_WINDOW, i.assetClass);
   const barsOf = (i: Instrument): Bar[] => {
     const d = data.get(i);
     const w = windowOf(i);
@@ -252,12 +269,13 @@ function correlate(statement: CorrelateStatement, text: string, data: QueryData)
       );
     return item.value.slice(-(w.bars + 1));
   };
-  return {
-    kind: 'correlate',
-    statement: text,
-    window: windowOf(instruments[0]!).text,
-    pairs: pairs.map(([a, b]) => correlationOf(a, b, barsOf(a), barsOf(b))),
-  };
+  const results: CorrelationPair[] = [];
+  for (const [a, b] of pairs) {
+    while (sliceSpent()) await nextSlice();
+    deadline?.check();
+    results.push(correlationOf(a, b, barsOf(a), barsOf(b)));
+  }
+  return { kind: 'correlate', statement: text, window: windowOf(instruments[0]!).text, pairs: results };
 }
 
 /** Pearson correlation of log returns on the dates (or hours) both series have. */
@@ -279,125 +297,6 @@ export function correlationOf(
     from: common.times[0]?.toISOString() ?? null,
     to: common.times.at(-1)?.toISOString() ?? null,
   };
-}
-
-function scanInstruments(statement: ScanStatement, ctx: EvaluationContext): Instrument[] {
-  return statement.universe.kind === 'list'
-    ? statement.universe.assets.map(resolveAsset)
-    : ctx.universe(statement.universe.name);
-}
-
-function conditionMetrics(statement: ScanStatement) {
-  const metrics = statement.conditions.flatMap((c) => {
-    switch (c.kind) {
-      case 'compare':
-        return c.right.kind === 'scaled' ? [c.left, c.right.metric] : [c.left];
-      case 'between':
-        return [c.metric];
-      case 'relative':
-        return [c.left, c.right];
-      default:
-        return [];
-    }
-  });
-  return statement.orderBy ? [...metrics, statement.orderBy.metric] : metrics;
-}
-
-function scan(
-  statement: ScanStatement,
-  text: string,
-  universe: readonly Instrument[],
-  data: QueryData,
-): StatementResult {
-  const metrics = conditionMetrics(statement);
-  const matches: Array<{ symbol: string; values: Record<string, number | null> }> = [];
-  const skipped: Array<{ symbol: string; reason: string }> = [];
-  for (const instrument of universe) {
-    const values: Record<string, number | null> = {};
-    let problem: string | undefined;
-    for (const m of metrics) {
-      const outcome = computeMetric(m, instrument, data);
-      values[outcome.metric] = outcome.error ? null : scalarOf(outcome);
-      if (outcome.error) problem ??= `${outcome.metric}: ${outcome.error}`;
-    }
-    if (problem) {
-      skipped.push({ symbol: instrument.symbol, reason: problem });
-      continue;
-    }
-    if (statement.conditions.every((c) => holds(c, values, instrument, data)))
-      matches.push({ symbol: instrument.symbol, values });
-  }
-  if (statement.orderBy) {
-    const key = printMetric(statement.orderBy.metric);
-    const sign = statement.orderBy.direction === 'asc' ? 1 : -1;
-    matches.sort((x, y) => sign * ((x.values[key] ?? 0) - (y.values[key] ?? 0)));
-  }
-  return {
-    kind: 'scan',
-    statement: text,
-    universe: statement.universe.kind === 'named' ? statement.universe.name : 'list',
-    scanned: universe.length,
-    matches: statement.limit !== null ? matches.slice(0, statement.limit) : matches,
-    skipped,
-  };
-}
-
-function holds(
-  c: Condition,
-  values: Record<string, number | null>,
-  instrument: Instrument,
-  data: QueryData,
-): boolean {
-  const v = (m: Parameters<typeof printMetric>[0]) => values[printMetric(m)] ?? null;
-  switch (c.kind) {
-    case 'trend':
-      return trendOf(instrument, data) === c.direction;
-    case 'between': {
-      const x = v(c.metric);
-      return (
-        x !== null && x >= Math.min(c.low.value, c.high.value) && x <= Math.max(c.low.value, c.high.value)
-      );
-    }
-    case 'relative': {
-      const a = v(c.left);
-      const b = v(c.right);
-      return a !== null && b !== null && (c.direction === 'above' ? a > b : a < b);
-    }
-    case 'compare': {
-      const a = v(c.left);
-      const b =
-        c.right.kind === 'scaled' ? (v(c.right.metric) ?? Number.NaN) * c.right.factor : c.right.value;
-      if (a === null || Number.isNaN(b)) return false;
-      switch (c.op) {
-        case '>':
-          return a > b;
-        case '<':
-          return a < b;
-        case '>=':
-          return a >= b;
-        case '<=':
-          return a <= b;
-        case '=':
-          return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
-        case '!=':
-          return Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(b));
-      }
-    }
-  }
-}
-
-/** TREND IS BULLISH / BEARISH / NEUTRAL: the shared moving-average trend rule (quant/indicators/trend.ts). */
-function trendOf(instrument: Instrument, data: QueryData): 'bullish' | 'bearish' | 'neutral' | null {
-  const daily = data.get(instrument).daily;
-  if (!daily?.ok) return null;
-  const direction = trend(daily.value.map((b) => b.close));
-  return direction === null
-    ? null
-    : direction === 'up'
-      ? 'bullish'
-      : direction === 'down'
-        ? 'bearish'
-        : 'neutral';
 }
 
 function summarize(l: Lineage): LineageSummary {

@@ -14,7 +14,7 @@ import type { MacroStatement } from '../ast.ts';
 import { FkDslQueryError } from '../errors.ts';
 import { resolveAsset } from './metrics.ts';
 import type { QueryData } from './query-data.ts';
-import { fromDuration } from './windows.ts';
+import { toWindow } from './windows.ts';
 
 /**
  * MACRO: how an asset's returns relate to macro series. Series of different frequencies are put
@@ -37,14 +37,14 @@ export interface MacroResult {
 }
 
 const RATE_SERIES = new Set(['US10Y', 'US2Y', 'FED_RATE', 'UNEMPLOYMENT']);
-const DEFAULT_WINDOW = { kind: 'duration', value: 5, unit: 'y' } as const;
-const MAX_AUTO_LAGS = 6;
+export const DEFAULT_MACRO_WINDOW = '5y';
+export const MAX_AUTO_LAGS = 6;
 
 export function declareMacroNeeds(statement: MacroStatement, data: QueryData): void {
   for (const asset of [statement.target, ...statement.indicators]) {
     const instrument = resolveAsset(asset);
     data.need(instrument, {
-      daily: fromDuration(statement.window ?? DEFAULT_WINDOW, instrument.assetClass).bars + 1,
+      daily: toWindow(statement.window ?? undefined, DEFAULT_MACRO_WINDOW, instrument.assetClass).bars + 1,
     });
   }
 }
@@ -56,7 +56,7 @@ export async function evaluateMacro(
 ): Promise<MacroResult> {
   const target = resolveAsset(statement.target);
   const indicators = statement.indicators.map(resolveAsset);
-  const window = fromDuration(statement.window ?? DEFAULT_WINDOW, target.assetClass);
+  const window = toWindow(statement.window ?? undefined, DEFAULT_MACRO_WINDOW, target.assetClass);
   const seriesOf = (i: Instrument): Bar[] => {
     const d = data.get(i).daily;
     if (!d?.ok)

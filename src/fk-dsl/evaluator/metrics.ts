@@ -239,7 +239,10 @@ function compute(call: MetricCall, instrument: Instrument, data: QueryData): Com
       const { window, bars } = series(call, instrument, data, 1);
       requireBars(bars, 3, label(call));
       return {
-        value: sharpe(closes(bars), periodsPerYear(instrument.assetClass)),
+        value: sharpe(
+          closes(bars),
+          periodsPerYear(instrument.assetClass, window.interval === '1h' ? 'hourly' : 'daily'),
+        ),
         asOf: lastTime(bars),
         window,
         barsUsed: bars.length,

@@ -1,7 +1,7 @@
 import type { Lineage } from '../../market-data/arbitration/lineage.ts';
 import { instrumentKey } from '../../market-data/instruments.ts';
 import type { MarketDataService } from '../../market-data/market-data.service.ts';
-import type { Bar, Instrument, Profile, Quote } from '../../market-data/types.ts';
+import type { AssetClass, Bar, Instrument, Profile, Quote } from '../../market-data/types.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { calendarDaysFor, MAX_HOURLY_BARS, maxDailyBars } from './windows.ts';
 
@@ -53,7 +53,7 @@ export class QueryData {
   }
 
   /** The plan, for EXPLAIN: what will be fetched for each instrument. */
-  plan(): Array<{ symbol: string; assetClass: string; needs: Needs }> {
+  plan(): Array<{ symbol: string; assetClass: AssetClass; needs: Needs }> {
     return [...this.#needs.values()].map(({ instrument, needs }) => ({
       symbol: instrument.symbol,
       assetClass: instrument.assetClass,

@@ -17,7 +17,12 @@ export interface BarWindow {
 
 /** Longest history one query may ask for: ten years of daily bars. */
 export const MAX_HISTORY_YEARS = 10;
-export const MAX_HOURLY_BARS = 5_000;
+/**
+ * Longest hourly window: about 14 months of US sessions, 12 weeks around the clock. Live providers
+ * keep about two years of hourly history, and each hourly bar costs a day's bar many times over
+ * to fetch or generate (see cost.ts).
+ */
+export const MAX_HOURLY_BARS = 2_000;
 
 export function maxDailyBars(assetClass: AssetClass): number {
   return MAX_HISTORY_YEARS * periodsPerYear(assetClass);
@@ -27,7 +32,7 @@ export function maxDailyBars(assetClass: AssetClass): number {
 export const WINDOW_CONVENTIONS =
   'Nd = N daily bars (sessions for listed instruments, days for crypto); Nw = 5N (7N crypto); Nm = 21N (30N); ' +
   `Ny = ${PERIODS_PER_YEAR.listed}N (${PERIODS_PER_YEAR.crypto}N crypto, ${PERIODS_PER_YEAR.fx}N fx); ` +
-  `Nh = N hourly bars; a plain number = daily bars; at most ${MAX_HISTORY_YEARS} years`;
+  `Nh = N hourly bars (at most ${MAX_HOURLY_BARS}); a plain number = daily bars; at most ${MAX_HISTORY_YEARS} years`;
 
 export function toWindow(
   arg: Argument | undefined,
@@ -62,8 +67,9 @@ export function fromDuration(d: Duration, assetClass: AssetClass): BarWindow {
 function checked(window: BarWindow, assetClass: AssetClass): BarWindow {
   const max = window.interval === '1h' ? MAX_HOURLY_BARS : maxDailyBars(assetClass);
   if (window.bars > max) {
+    const why = window.interval === '1h' ? 'hourly windows' : `${MAX_HISTORY_YEARS} years daily`;
     throw new FkDslQueryError(
-      `window ${window.text} is ${window.bars} bars; at most ${max} ${window.interval} bars (ten years daily)`,
+      `window ${window.text} is ${window.bars} bars; at most ${max} ${window.interval} bars (${why})`,
       {
         window: window.text,
         limit: max,

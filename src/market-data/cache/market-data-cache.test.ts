@@ -62,7 +62,7 @@ describe('MarketDataCache', () => {
   });
 
   it('evicts the least recently used entry when full', async () => {
-    const cache = new MarketDataCache(() => 0, 2);
+    const cache = new MarketDataCache(() => 0, { maxEntries: 2 });
     await cache.getOrLoad(
       'a',
       async () => 1,
@@ -101,5 +101,118 @@ describe('MarketDataCache', () => {
         )
       ).value,
     ).toBe(22);
+  });
+
+  it('stays under its byte bound with many distinct entries, evicting the least recently used', async () => {
+    let now = 0;
+    const cache = new MarketDataCache(() => now, { maxBytes: 10_000, sizeOf: () => 1_000 });
+    for (let i = 0; i < 500; i++) {
+      now++;
+      await cache.getOrLoad(
+        `key-${i}`,
+        async () => i,
+        () => 60_000,
+      );
+      expect(cache.stats().bytes).toBeLessThanOrEqual(10_000);
+    }
+    expect(cache.stats()).toMatchObject({ entries: expect.any(Number), misses: 500 });
+    expect(cache.stats().entries).toBeLessThan(10);
+    expect(
+      (
+        await cache.getOrLoad(
+          'key-499',
+          async () => -1,
+          () => 60_000,
+        )
+      ).hit,
+    ).toBe(true);
+    expect(
+      (
+        await cache.getOrLoad(
+          'key-0',
+          async () => -1,
+          () => 60_000,
+        )
+      ).value,
+    ).toBe(-1);
+  });
+
+  it('serves an answer larger than the whole bound without keeping it', async () => {
+    const cache = new MarketDataCache(() => 0, { maxBytes: 1_000 });
+    const big = Array.from({ length: 100 }, (_, i) => ({ time: new Date(i), close: i }));
+    const first = await cache.getOrLoad(
+      'big',
+      async () => big,
+      () => 60_000,
+    );
+    expect(first.value).toBe(big);
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0, oversized: 1 });
+    expect(
+      (
+        await cache.getOrLoad(
+          'big',
+          async () => big,
+          () => 60_000,
+        )
+      ).hit,
+    ).toBe(false);
+  });
+
+  it('releases expired entries, not only the least recently used', async () => {
+    let now = 0;
+    const cache = new MarketDataCache(() => now, { sizeOf: () => 100 });
+    await cache.getOrLoad(
+      'short',
+      async () => 1,
+      () => 1_000,
+    );
+    await cache.getOrLoad(
+      'long',
+      async () => 2,
+      () => 3_600_000,
+    );
+    now += 120_000;
+    await cache.getOrLoad(
+      'new',
+      async () => 3,
+      () => 3_600_000,
+    );
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: 2 * 100 + 2 * ('long'.length + 'new'.length) });
+  });
+
+  it('asks before an upstream load only, and a refusal shares nothing', async () => {
+    const cache = new MarketDataCache(() => 0);
+    let asked = 0;
+    let release!: (v: number) => void;
+    const slow = () => new Promise<number>((r) => (release = r));
+    const options = { beforeLoad: () => void asked++ };
+    const first = cache.getOrLoad('k', slow, () => 1_000, options);
+    const joined = cache.getOrLoad('k', slow, () => 1_000, options);
+    release(7);
+    await Promise.all([first, joined]);
+    await cache.getOrLoad('k', slow, () => 1_000, options);
+    expect(asked).toBe(1);
+    const refuse = {
+      beforeLoad: () => {
+        throw new Error('over budget');
+      },
+    };
+    await expect(
+      cache.getOrLoad(
+        'other',
+        async () => 1,
+        () => 1_000,
+        refuse,
+      ),
+    ).rejects.toThrow('over budget');
+    expect(
+      (
+        await cache.getOrLoad(
+          'other',
+          async () => 2,
+          () => 1_000,
+        )
+      ).value,
+    ).toBe(2);
   });
 });

@@ -7,7 +7,8 @@ import type { OhlcvBar } from './ohlcv.ts';
 /**
  * The plain-WebSocket price protocol of /ws/stream and /ws/prices/{symbols}, as existing clients
  * speak it (compatibility notes), minus its defects: a `ping` gets a `pong`, limits are answered
- * with an error before anything is closed, and a missing price is never sent as 0.
+ * with an error before anything is closed, a missing price is never sent as 0, and an error never
+ * carries back more than a few dozen characters of what the client sent.
  */
 export const STREAM_TYPES = ['price', 'quote', 'ohlcv', 'multi_asset', 'trades'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
@@ -21,9 +22,20 @@ export const LIMITS = {
   /** Client messages per second (sustained) and burst before the connection is closed. */
   messagesPerSecond: 10,
   messageBurst: 50,
-  /** Above this many unsent bytes a data message is skipped (its symbols stay pending, latest only). */
-  maxBufferedBytes: 1_000_000,
 } as const;
+
+/** Longest error text sent; a longer one is cut (it may quote a symbol or a value). */
+const MAX_ERROR_TEXT = 200;
+/** Longest string in an error's details. */
+const MAX_DETAIL_TEXT = 120;
+/** Longest piece of client input quoted back in an error. */
+const MAX_QUOTED = 32;
+
+/** A client value as an error may quote it: short, and marked when cut. */
+export function quote(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text);
+}
 
 export type ErrorCode =
   | 'SUBSCRIPTION_ERROR'
@@ -42,8 +54,8 @@ const subscribeSchema = z.object({
     .max(LIMITS.symbolsPerSubscription, {
       error: `at most ${LIMITS.symbolsPerSubscription} symbols per subscription`,
     }),
-  asset_type: z.string().trim().toLowerCase().default('equity'),
-  market: z.string().trim().toUpperCase().default('US'),
+  asset_type: z.string().trim().toLowerCase().max(32).default('equity'),
+  market: z.string().trim().toUpperCase().max(16).default('US'),
   interval_ms: z
     .number({ error: 'must be a number of milliseconds' })
     .int()
@@ -52,14 +64,19 @@ const subscribeSchema = z.object({
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
     })
     .default(UPDATE_INTERVAL_MS.default),
-  data_type: z.string().default('price'),
+  data_type: z.string().max(32).default('price'),
   params: z.record(z.string(), z.unknown()).default({}),
 });
 
 const unsubscribeSchema = z.object({
   type: z.literal('unsubscribe'),
   stream_type: z.enum(STREAM_TYPES).default('price'),
-  symbols: z.array(z.string().trim().min(1).max(32)).optional(),
+  symbols: z
+    .array(z.string().trim().min(1).max(32))
+    .max(LIMITS.symbolsPerSubscription, {
+      error: `at most ${LIMITS.symbolsPerSubscription} symbols per unsubscribe`,
+    })
+    .optional(),
 });
 
 export type SubscribeMessage = z.output<typeof subscribeSchema>;
@@ -88,8 +105,8 @@ export function parseClientMessage(raw: string): ParseResult {
     return {
       ok: false,
       code: 'INVALID_MESSAGE_TYPE',
-      message: `unknown message type ${JSON.stringify(type)}; expected subscribe, unsubscribe or ping`,
-      details: { type },
+      message: `unknown message type ${quote(type)}; expected subscribe, unsubscribe or ping`,
+      details: {},
     };
   }
   const parsed = schema.safeParse(data);
@@ -138,11 +155,20 @@ export const messages = {
   error: (code: ErrorCode, message: string, details: Record<string, unknown> = {}) => ({
     type: 'error',
     error_code: code,
-    message,
-    details,
+    message: message.length > MAX_ERROR_TEXT ? `${message.slice(0, MAX_ERROR_TEXT)}…` : message,
+    details: briefDetails(details),
     timestamp: now(),
   }),
 };
+
+/** Details as an error carries them: strings cut like quotes, lists cut to a few entries. */
+function briefDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const brief = (v: unknown): unknown =>
+    typeof v === 'string' && v.length > MAX_DETAIL_TEXT ? `${v.slice(0, MAX_DETAIL_TEXT)}…` : v;
+  return Object.fromEntries(
+    Object.entries(details).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 10).map(brief) : brief(v)]),
+  );
+}
 
 /** A price item (`data[]` of price, quote and multi_asset streams). */
 export function priceItem(tick: PriceTick) {

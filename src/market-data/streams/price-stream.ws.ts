@@ -2,57 +2,54 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { isAppError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
+import {
+  CLOSE_POLICY,
+  closeReason,
+  closeSlowReader,
+  RateGate,
+  type SocketLimits,
+} from '../../platform/ws/socket-limits.ts';
 import type { WsRouteContext } from '../../platform/ws/upgrade-router.ts';
-import type { PriceHub, PriceTick } from '../hub/price-hub.ts';
+import type { PriceHub } from '../hub/price-hub.ts';
 import { namesInstrument, resolveStreamable } from '../hub/streamable.ts';
 import type { MarketDataService } from '../market-data.service.ts';
 import { TokenBucket } from '../providers/http/token-bucket.ts';
 import { ASSET_CLASSES, type AssetClass, type Instrument } from '../types.ts';
-import { MinuteBars } from './ohlcv.ts';
 import {
   type ErrorCode,
   LIMITS,
   messages,
-  ohlcvItem,
   parseClientMessage,
-  priceItem,
-  type StreamType,
+  quote,
   SUPPORTED_STREAM_TYPES,
   type SubscribeMessage,
   type UnsubscribeMessage,
 } from './price-stream.protocol.ts';
-
-interface Subscription {
-  readonly id: string;
-  readonly streamType: StreamType;
-  readonly intervalMs: number;
-  readonly instruments: Map<string, Instrument>;
-  readonly leave: Map<string, () => void>;
-  readonly pending: Map<string, unknown>;
-  readonly bars: Map<string, MinuteBars>;
-  readonly connection: Connection;
-  /** When the last data message went out, and the pending flush (if one is scheduled). */
-  lastSentAt: number;
-  timer: NodeJS.Timeout | undefined;
-  flushQueued: boolean;
-}
+import { type DataOutlet, PriceSubscription } from './price-stream.subscription.ts';
 
 interface Connection {
   readonly socket: WebSocket;
   readonly route: string;
-  readonly subscriptions: Map<string, Subscription>;
+  readonly subscriptions: Map<string, PriceSubscription>;
+  readonly outlet: DataOutlet;
   readonly bucket: TokenBucket;
+  readonly limits: SocketLimits;
+  /** Subscriptions started per second (a refused one costs nothing). */
+  readonly subscribeGate: RateGate;
+  /** Subscribes past their checks and still resolving symbols: they hold a slot already. */
+  opening: number;
+  /** Over the send buffer limit at the last heartbeat (twice in a row: the reader is gone). */
+  behind: boolean;
 }
 
-/** Close code for a policy violation (limits, malformed path). */
-const POLICY = 1008;
 const ASSET_TYPES = new Set<AssetClass>(ASSET_CLASSES);
 
 /**
  * Connections of /ws/stream and /ws/prices/{symbols}. Every subscription rides the shared price
  * hub (one upstream per symbol for all connections) and sends one `data` message per interval
  * holding the latest update of each symbol that changed. A slow reader skips messages (its symbols
- * stay pending, latest only) instead of growing a buffer.
+ * stay pending, latest only) instead of growing a buffer; one still behind a heartbeat later, or
+ * owed a reply it cannot take, is closed (the router bounds every send).
  */
 export class PriceStreams {
   readonly #connections = new Set<Connection>();
@@ -64,19 +61,27 @@ export class PriceStreams {
     private readonly logger: Logger,
   ) {
     this.#heartbeat = setInterval(() => {
-      for (const c of this.#connections) this.#send(c, messages.heartbeat(c.subscriptions.size));
+      for (const c of this.#connections) {
+        if (c.socket.bufferedAmount > c.limits.maxBufferedBytes) {
+          if (c.behind) closeSlowReader(c.socket);
+          c.behind = true;
+          continue;
+        }
+        c.behind = false;
+        this.#send(c, messages.heartbeat(c.subscriptions.size));
+      }
     }, LIMITS.heartbeatMs);
     this.#heartbeat.unref();
   }
 
   /** /ws/stream: the client subscribes with messages. */
   onStreamConnection = (socket: WebSocket, route: WsRouteContext): void => {
-    this.#open(socket, route.template);
+    this.#open(socket, route);
   };
 
   /** /ws/prices/{symbols}: subscribed from the path (query: interval_ms, market, asset_type). */
   onPricesConnection = (socket: WebSocket, route: WsRouteContext): void => {
-    const connection = this.#open(socket, route.template);
+    const connection = this.#open(socket, route);
     const url = new URL(route.request.url ?? '/', 'http://localhost');
     const interval = url.searchParams.get('interval_ms');
     const raw = {
@@ -96,24 +101,35 @@ export class PriceStreams {
         ? { code: 'SUBSCRIPTION_ERROR' as const, message: 'invalid subscription', details: {} }
         : parsed;
       this.#send(connection, messages.error(failure.code, failure.message, failure.details));
-      socket.close(POLICY, 'invalid subscription');
+      socket.close(CLOSE_POLICY, 'invalid subscription');
       return;
     }
     void this.#subscribe(connection, parsed.message, true);
   };
 
-  /** For GET /ws/connections: live counts, accurate after unsubscribes and disconnects. */
+  /**
+   * For GET /ws/connections: live counts, accurate after unsubscribes and disconnects; and the
+   * largest unsent backlog of one connection (bounded by WS_MAX_BUFFERED_BYTES plus one message).
+   */
   stats() {
     const symbols = new Set<string>();
     let subscriptions = 0;
+    let maxBufferedBytes = 0;
     const byRoute: Record<string, number> = {};
     for (const c of this.#connections) {
+      maxBufferedBytes = Math.max(maxBufferedBytes, c.socket.bufferedAmount);
       byRoute[c.route] = (byRoute[c.route] ?? 0) + 1;
       subscriptions += c.subscriptions.size;
       for (const sub of c.subscriptions.values())
         for (const symbol of sub.instruments.keys()) symbols.add(symbol);
     }
-    return { connections: this.#connections.size, subscriptions, symbols: [...symbols].sort(), byRoute };
+    return {
+      connections: this.#connections.size,
+      subscriptions,
+      symbols: [...symbols].sort(),
+      byRoute,
+      maxBufferedBytes,
+    };
   }
 
   close(): void {
@@ -121,12 +137,21 @@ export class PriceStreams {
     for (const c of this.#connections) this.#drop(c);
   }
 
-  #open(socket: WebSocket, route: string): Connection {
+  #open(socket: WebSocket, route: WsRouteContext): Connection {
+    const { limits } = route;
     const connection: Connection = {
       socket,
-      route,
+      route: route.template,
       subscriptions: new Map(),
+      outlet: {
+        backedUp: () => socket.bufferedAmount > limits.maxBufferedBytes,
+        send: (message) => this.#send(connection, message),
+      },
       bucket: new TokenBucket(LIMITS.messagesPerSecond, LIMITS.messageBurst),
+      limits,
+      subscribeGate: new RateGate(limits.subscribeRate.perSecond, limits.subscribeRate.burst),
+      opening: 0,
+      behind: false,
     };
     this.#connections.add(connection);
     socket.on('message', (data, isBinary) => this.#onMessage(connection, isBinary ? '' : String(data)));
@@ -135,7 +160,7 @@ export class PriceStreams {
   }
 
   #drop(connection: Connection): void {
-    for (const sub of connection.subscriptions.values()) this.#end(sub);
+    for (const sub of connection.subscriptions.values()) sub.end();
     connection.subscriptions.clear();
     this.#connections.delete(connection);
   }
@@ -146,7 +171,7 @@ export class PriceStreams {
         connection,
         messages.error('LIMIT_EXCEEDED', `more than ${LIMITS.messagesPerSecond} messages per second`),
       );
-      connection.socket.close(POLICY, 'message rate limit');
+      connection.socket.close(CLOSE_POLICY, 'message rate limit');
       return;
     }
     const parsed = parseClientMessage(raw);
@@ -163,7 +188,7 @@ export class PriceStreams {
   async #subscribe(connection: Connection, message: SubscribeMessage, closeOnError: boolean): Promise<void> {
     const fail = (code: ErrorCode, text: string, details: Record<string, unknown> = {}) => {
       this.#send(connection, messages.error(code, text, details));
-      if (closeOnError) connection.socket.close(POLICY, text.slice(0, 120));
+      if (closeOnError) connection.socket.close(CLOSE_POLICY, closeReason(text));
     };
     if (!SUPPORTED_STREAM_TYPES.includes(message.stream_type)) {
       return fail(
@@ -171,7 +196,8 @@ export class PriceStreams {
         `stream_type ${message.stream_type} is not available; use ${SUPPORTED_STREAM_TYPES.join(', ')}`,
       );
     }
-    if (connection.subscriptions.size >= LIMITS.subscriptionsPerConnection) {
+    // Counts subscribes still resolving too: the slot is taken before the first await.
+    if (connection.subscriptions.size + connection.opening >= LIMITS.subscriptionsPerConnection) {
       return fail(
         'LIMIT_EXCEEDED',
         `at most ${LIMITS.subscriptionsPerConnection} subscriptions per connection`,
@@ -182,10 +208,21 @@ export class PriceStreams {
     }
     const assetType = message.asset_type as AssetClass;
     if (!ASSET_TYPES.has(assetType)) {
-      return fail('SUBSCRIPTION_ERROR', `asset_type must be one of ${[...ASSET_TYPES].join(', ')}`, {
-        asset_type: message.asset_type,
-      });
+      return fail(
+        'SUBSCRIPTION_ERROR',
+        `asset_type ${quote(message.asset_type)} is not one of ${[...ASSET_TYPES].join(', ')}`,
+      );
     }
+    const taken = connection.subscribeGate.tryTake();
+    if (!taken.ok) {
+      const { perSecond, burst } = connection.limits.subscribeRate;
+      return fail(
+        'LIMIT_EXCEEDED',
+        `more than ${perSecond} subscribes per second (WS_SUBSCRIBE_RATE_PER_SECOND); retry in ${taken.retryAfterMs} ms`,
+        { limit: perSecond, burst, retry_after_ms: taken.retryAfterMs },
+      );
+    }
+    connection.opening++;
     let instruments: Instrument[];
     try {
       instruments = await resolveStreamable(
@@ -199,30 +236,27 @@ export class PriceStreams {
         return fail('SUBSCRIPTION_ERROR', error.message, { code: error.code, ...error.details });
       this.logger.error({ err: error }, 'price subscription failed');
       return fail('PROCESSING_ERROR', 'could not start the subscription');
+    } finally {
+      // Released in the same turn the subscription is registered below (nothing runs between).
+      connection.opening--;
     }
     if (connection.socket.readyState !== connection.socket.OPEN) return;
 
     const id = randomUUID();
-    const sub: Subscription = {
+    const sub = new PriceSubscription(
       id,
-      streamType: message.stream_type,
-      intervalMs: message.interval_ms,
-      instruments: new Map(instruments.map((i) => [i.symbol, i])),
-      leave: new Map(),
-      pending: new Map(),
-      bars: new Map(),
-      connection,
-      lastSentAt: 0,
-      timer: undefined,
-      flushQueued: false,
-    };
+      message.stream_type,
+      message.interval_ms,
+      instruments,
+      connection.outlet,
+    );
     connection.subscriptions.set(id, sub);
     this.#send(connection, messages.ack(sub.streamType, [...sub.instruments.keys()], id, sub.intervalMs));
     for (const instrument of instruments) {
       sub.leave.set(
         instrument.symbol,
         this.hub.subscribe(instrument, {
-          tick: (tick) => this.#onTick(sub, tick),
+          tick: (tick) => sub.onTick(tick),
           error: (error) =>
             this.#send(
               connection,
@@ -240,62 +274,6 @@ export class PriceStreams {
     }
   }
 
-  #onTick(sub: Subscription, tick: PriceTick): void {
-    if (sub.streamType !== 'ohlcv') {
-      sub.pending.set(tick.symbol, priceItem(tick));
-      this.#schedule(sub);
-      return;
-    }
-    let bars = sub.bars.get(tick.symbol);
-    if (!bars) {
-      bars = new MinuteBars(tick.symbol);
-      sub.bars.set(tick.symbol, bars);
-    }
-    const closed = bars.add(tick.price, tick.size, tick.asOf);
-    // A closed bar must reach the client even if the next one already started; key it apart.
-    if (closed) sub.pending.set(`${tick.symbol}@${closed.time.getTime()}`, ohlcvItem(closed));
-    sub.pending.set(tick.symbol, ohlcvItem(bars.current()!));
-    this.#schedule(sub);
-  }
-
-  /**
-   * Leading-edge rate limit: the first update after a quiet interval goes out at once (ticks that
-   * arrive together share one message), later ones wait for the end of the interval and go out
-   * together, latest per symbol.
-   */
-  #schedule(sub: Subscription): void {
-    if (sub.timer || sub.flushQueued) return;
-    const wait = sub.lastSentAt + sub.intervalMs - Date.now();
-    if (wait <= 0) {
-      sub.flushQueued = true;
-      queueMicrotask(() => {
-        sub.flushQueued = false;
-        this.#flush(sub);
-      });
-      return;
-    }
-    sub.timer = setTimeout(() => {
-      sub.timer = undefined;
-      this.#flush(sub);
-    }, wait);
-    sub.timer.unref();
-  }
-
-  #flush(sub: Subscription): void {
-    const { connection } = sub;
-    if (sub.pending.size === 0 || !connection.subscriptions.has(sub.id)) return;
-    if (connection.socket.bufferedAmount > LIMITS.maxBufferedBytes) {
-      // The reader is behind: try again one interval later; pending holds only the latest values.
-      sub.lastSentAt = Date.now();
-      this.#schedule(sub);
-      return;
-    }
-    const data = [...sub.pending.values()];
-    sub.pending.clear();
-    sub.lastSentAt = Date.now();
-    this.#send(connection, messages.data(sub.streamType, sub.id, data));
-  }
-
   #unsubscribe(connection: Connection, message: UnsubscribeMessage): void {
     const wanted = message.symbols;
     const removed = new Set<string>();
@@ -303,16 +281,11 @@ export class PriceStreams {
       if (sub.streamType !== message.stream_type) continue;
       for (const symbol of [...sub.instruments.keys()]) {
         if (wanted && !wanted.some((w) => namesInstrument(sub.instruments.get(symbol)!, w))) continue;
-        sub.leave.get(symbol)?.();
-        sub.leave.delete(symbol);
-        sub.instruments.delete(symbol);
-        sub.bars.delete(symbol);
-        for (const key of [...sub.pending.keys()])
-          if (key === symbol || key.startsWith(`${symbol}@`)) sub.pending.delete(key);
+        sub.remove(symbol);
         removed.add(symbol);
       }
       if (sub.instruments.size === 0) {
-        this.#end(sub);
+        sub.end();
         connection.subscriptions.delete(sub.id);
       }
     }
@@ -321,22 +294,15 @@ export class PriceStreams {
         connection,
         messages.error(
           'UNSUBSCRIBE_ERROR',
-          `no ${message.stream_type} subscription for ${wanted ? wanted.join(', ') : 'this connection'}`,
-          {
-            stream_type: message.stream_type,
-          },
+          wanted
+            ? `no ${message.stream_type} subscription for ${wanted.length === 1 ? quote(wanted[0]) : `any of ${wanted.length} symbols`}`
+            : `no ${message.stream_type} subscription on this connection`,
+          { stream_type: message.stream_type },
         ),
       );
       return;
     }
     this.#send(connection, messages.unsubscribeAck(message.stream_type, [...removed]));
-  }
-
-  #end(sub: Subscription): void {
-    clearTimeout(sub.timer);
-    sub.timer = undefined;
-    for (const leave of sub.leave.values()) leave();
-    sub.leave.clear();
   }
 
   #send(connection: Connection, message: object): void {

@@ -1,57 +1,171 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type Server } from 'node:net';
+import { join, relative, resolve } from 'node:path';
 
 /**
  * PGlite is a single-process database: two processes writing one data directory corrupt it.
- * A pid file refuses the second opener with a clear message; a stale file (dead pid) is taken over.
+ *
+ * The lock is a local socket listening at `vigil.lock` in the directory: binding it is exclusive,
+ * and the operating system drops the listener when its process ends, however it ends. A socket
+ * file nobody answers on is left by a crashed process and is taken over; a live holder answers a
+ * connection with its pid, for the error message. A pid file could not tell a crashed holder from
+ * an unrelated process that was later given the same pid. On Windows the socket is a named pipe,
+ * which has no file to leave behind.
  */
 export interface DataDirLock {
-  release(): void;
+  release(): Promise<void>;
 }
 
 export class DataDirInUseError extends Error {
   constructor(
     readonly dir: string,
-    readonly pid: number,
+    readonly pid: number | undefined,
   ) {
     super(
-      `The embedded database directory ${dir} is in use by process ${pid}. ` +
+      `The embedded database directory ${dir} is in use by ${pid ? `process ${pid}` : 'another process'}. ` +
         'Stop that process, use another DATA_DIR, or set DATABASE_URL to share a Postgres server.',
     );
     this.name = 'DataDirInUseError';
   }
 }
 
-export function acquireDataDirLock(dir: string): DataDirLock {
-  const file = join(dir, 'vigil.pid');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          rmSync(file, { force: true });
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirInUseError(dir, holder);
-      }
-      rmSync(file, { force: true });
-    }
+const LOCK_FILE = 'vigil.lock';
+/** Held (exclusive create) while a stale socket file is replaced, so two openers never both do it. */
+const TAKEOVER_FILE = 'vigil.lock.takeover';
+/** Left by earlier versions; meaningless once the socket lock is held. */
+const LEGACY_PID_FILE = 'vigil.pid';
+const PROBE_TIMEOUT_MS = 2_000;
+/** A takeover takes milliseconds; a marker this old was left by a process that died during one. */
+const ABANDONED_TAKEOVER_MS = 10_000;
+const ATTEMPTS = 20;
+const RETRY_DELAY_MS = 100;
+/** Unix socket paths are limited to ~104 bytes (macOS) / 108 (Linux). */
+const MAX_SOCKET_PATH = 100;
+
+export async function acquireDataDirLock(dir: string): Promise<DataDirLock> {
+  const address = lockAddress(dir);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const server = await listen(address);
+    if (server) return held(dir, server);
+    const holder = await probe(address);
+    if (holder.live) throw new DataDirInUseError(dir, holder.pid);
+    if (process.platform === 'win32') continue;
+    const taken = await takeOver(dir, address);
+    if (taken) return held(dir, taken);
+    await delay(RETRY_DELAY_MS);
   }
-  throw new Error(`could not lock ${dir}`);
+  throw new Error(`could not lock the embedded database directory ${dir}`);
 }
 
-function isAlive(pid: number): boolean {
+function held(dir: string, server: Server): DataDirLock {
+  server.unref();
+  rmSync(join(dir, LEGACY_PID_FILE), { force: true });
+  let released: Promise<void> | undefined;
+  return {
+    release() {
+      // Closing a listening socket also removes its file.
+      released ??= new Promise<void>((done) => server.close(() => done()));
+      return released;
+    },
+  };
+}
+
+/** Replaces a socket file nobody answers on, re-checked and bound while holding the takeover marker. */
+async function takeOver(dir: string, address: string): Promise<Server | undefined> {
+  const marker = join(dir, TAKEOVER_FILE);
   try {
-    process.kill(pid, 0);
-    return true;
+    writeFileSync(marker, String(process.pid), { flag: 'wx' });
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (Date.now() - mtimeMs(marker) > ABANDONED_TAKEOVER_MS) rmSync(marker, { force: true });
+    return undefined;
   }
+  try {
+    if ((await probe(address)).live) return undefined;
+    rmSync(address, { force: true });
+    return await listen(address);
+  } finally {
+    rmSync(marker, { force: true });
+  }
+}
+
+function lockAddress(dir: string): string {
+  if (process.platform === 'win32') {
+    const digest = createHash('sha256').update(resolve(dir).toLowerCase()).digest('hex').slice(0, 32);
+    return `\\\\?\\pipe\\vigil-${digest}`;
+  }
+  const absolute = resolve(dir, LOCK_FILE);
+  if (Buffer.byteLength(absolute) <= MAX_SOCKET_PATH) return absolute;
+  const fromHere = relative(process.cwd(), absolute);
+  if (Buffer.byteLength(fromHere) <= MAX_SOCKET_PATH) return fromHere;
+  throw new Error(
+    `The embedded database directory ${dir} has too long a path for its lock (at most ${MAX_SOCKET_PATH - LOCK_FILE.length - 1} bytes); use a shorter DATA_DIR.`,
+  );
+}
+
+/** A listening lock server, or undefined when the address is taken. */
+function listen(address: string): Promise<Server | undefined> {
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    socket.end(`${process.pid}\n`);
+  });
+  return new Promise((done, fail) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') done(undefined);
+      else fail(error);
+    });
+    server.listen(address, () => {
+      server.removeAllListeners('error');
+      server.on('error', () => {});
+      done(server);
+    });
+  });
+}
+
+interface Holder {
+  readonly live: boolean;
+  readonly pid?: number;
+}
+
+/** Connects to the lock: refused or absent means no live holder; anything else counts as held. */
+function probe(address: string): Promise<Holder> {
+  return new Promise((done) => {
+    const socket = createConnection(address);
+    let answer = '';
+    let connected = false;
+    const finish = (holder: Holder) => {
+      clearTimeout(timer);
+      socket.destroy();
+      done(holder);
+    };
+    const timer = setTimeout(() => finish({ live: true }), PROBE_TIMEOUT_MS);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => {
+      connected = true;
+    });
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('end', () => {
+      const pid = Number.parseInt(answer, 10);
+      finish(Number.isInteger(pid) && pid > 0 ? { live: true, pid } : { live: true });
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      const gone = !connected && (error.code === 'ECONNREFUSED' || error.code === 'ENOENT');
+      finish({ live: !gone });
+    });
+  });
+}
+
+function mtimeMs(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
 }

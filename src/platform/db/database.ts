@@ -8,6 +8,8 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Logger } from '../observability/logger.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
+import { initPgliteDir, PGLITE_SETTINGS } from './pglite-init.ts';
+import { expectedTables, schemaCheck } from './readiness.ts';
 /**
  * The tables the handle knows (every module's `*.sql.ts` exports). The platform never names a
  * table itself: the app hands them over. Repositories use the query builder with their own tables.
@@ -22,7 +24,8 @@ export type DatabaseMode = 'postgres' | 'pglite';
 
 interface HandleBase {
   readonly db: Database;
-  /** Cheap round trip used by /readyz. */
+  readonly timeouts: DatabaseTimeouts;
+  /** /readyz: the database answers and every table the app serves from exists (cheap: catalog only). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -38,6 +41,23 @@ export interface PgliteHandle extends HandleBase {
 }
 export type DatabaseHandle = PostgresHandle | PgliteHandle;
 
+/**
+ * Bounds on every statement (0 disables one). A locked table or a slow query fails within them with
+ * a retryable error instead of holding a pooled connection, and the request, for as long as it lasts.
+ */
+export interface DatabaseTimeouts {
+  readonly statementMs: number;
+  readonly lockMs: number;
+  /** Opening a connection (Postgres only). */
+  readonly connectMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  statementMs: 10_000,
+  lockMs: 5_000,
+  connectMs: 10_000,
+};
+
 export interface DatabaseOptions {
   /** postgres:// URL; when absent the embedded PGlite is used. */
   readonly url?: string | undefined;
@@ -47,6 +67,7 @@ export interface DatabaseOptions {
   readonly logger: Logger;
   /** Every module's tables, for drizzle's typed handle. */
   readonly tables?: Schema;
+  readonly timeouts?: DatabaseTimeouts;
 }
 
 export function pgliteDirFor(dataDir: string): string {
@@ -58,19 +79,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 function openPostgres(url: string, options: DatabaseOptions): PostgresHandle {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const sql = postgres(url, {
     max: options.poolSize ?? 10,
     onnotice: () => {},
-    connection: { application_name: 'vigil' },
+    connect_timeout: timeouts.connectMs / 1000,
+    // Startup parameters: every pooled connection, and each reconnect, carries them.
+    connection: {
+      application_name: 'vigil',
+      statement_timeout: timeouts.statementMs,
+      lock_timeout: timeouts.lockMs,
+    },
   });
   const db = drizzlePostgres(sql, { schema: options.tables ?? {} }) as unknown as Database;
+  const tables = expectedTables(options.tables);
   return {
     mode: 'postgres',
     url,
     sql,
     db,
+    timeouts,
     async ping() {
-      await sql`select 1`;
+      await schemaCheck(db, tables);
     },
     async close() {
       await sql.end({ timeout: 5 });
@@ -80,29 +110,37 @@ function openPostgres(url: string, options: DatabaseOptions): PostgresHandle {
 
 async function openPglite(dir: string, options: DatabaseOptions): Promise<PgliteHandle> {
   mkdirSync(dir, { recursive: true });
-  const lock: DataDirLock = acquireDataDirLock(dir);
+  const lock: DataDirLock = await acquireDataDirLock(dir);
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir);
+    await initPgliteDir(dir);
+    pglite = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+    // Accepted for parity with Postgres; one in-process connection has no lock waits to bound.
+    await pglite.exec(
+      `set statement_timeout = ${timeouts.statementMs}; set lock_timeout = ${timeouts.lockMs}`,
+    );
   } catch (error) {
-    lock.release();
+    await lock.release();
     throw error;
   }
   options.logger.debug({ dir }, 'embedded database opened');
   const db = drizzlePglite(pglite, { schema: options.tables ?? {} }) as unknown as Database;
+  const tables = expectedTables(options.tables);
   return {
     mode: 'pglite',
     dataDir: dir,
     pglite,
     db,
+    timeouts,
     async ping() {
-      await pglite.query('select 1');
+      await schemaCheck(db, tables);
     },
     async close() {
       try {
         if (!pglite.closed) await pglite.close();
       } finally {
-        lock.release();
+        await lock.release();
       }
     },
   };

@@ -1,7 +1,8 @@
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
 import type { DatabaseHandle } from './database.ts';
 
 /** Arbitrary but fixed: every Vigil instance contends for the same advisory lock. */
@@ -17,12 +18,24 @@ export async function runMigrations(handle: DatabaseHandle, migrationsFolder: st
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
     return;
   }
-  const connection = await handle.sql.reserve();
+  // Its own connections without the serving timeouts: waiting for another instance's migration on
+  // the advisory lock, or rewriting a large table, may rightly take longer than a request may.
+  const sql = postgres(handle.url, {
+    max: 2,
+    onnotice: () => {},
+    connect_timeout: handle.timeouts.connectMs / 1000,
+    connection: { application_name: 'vigil-migrate', statement_timeout: 0, lock_timeout: 0 },
+  });
   try {
-    await connection`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-    await migratePostgres(handle.db as unknown as PostgresJsDatabase, { migrationsFolder });
+    const connection = await sql.reserve();
+    try {
+      await connection`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+      await migratePostgres(drizzle(sql), { migrationsFolder });
+    } finally {
+      await connection`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
+      connection.release();
+    }
   } finally {
-    await connection`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
-    connection.release();
+    await sql.end({ timeout: 5 });
   }
 }

@@ -1,21 +1,69 @@
+import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import type { OperationRunner } from '../operations/runner.ts';
+import { RateGate } from '../ws/socket-limits.ts';
+
+export interface GraphqlWsLimits {
+  /** Operations one connection may have running at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS). */
+  readonly maxSubscriptions: number;
+  /** Operations one connection may start per second, sustained and at once (WS_SUBSCRIBE_*). */
+  readonly subscribeRate: { readonly perSecond: number; readonly burst: number };
+}
 
 /**
  * graphql-ws over the operation runner, so the plugins that guard HTTP (rate limits, error
- * masking) guard WebSocket operations too. Returns a dispose function.
+ * masking) guard WebSocket operations too. Each connection may run a bounded number of operations
+ * and start them at a bounded rate; a refused one gets an error result and the connection stays.
+ * Returns a dispose function.
  */
-export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer) {
+export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer, limits: GraphqlWsLimits) {
   const prepared = new WeakMap<
     object,
     Extract<Awaited<ReturnType<OperationRunner['prepare']>>, { ok: true }>
   >();
+  const gates = new WeakMap<object, RateGate>();
+  const gateOf = (socket: object) => {
+    let gate = gates.get(socket);
+    if (!gate) {
+      gate = new RateGate(limits.subscribeRate.perSecond, limits.subscribeRate.burst);
+      gates.set(socket, gate);
+    }
+    return gate;
+  };
   return useServer(
     {
       execute: (args) => prepared.get(args.rootValue as object)!.execute(args),
       subscribe: (args) => prepared.get(args.rootValue as object)!.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
+        // graphql-ws registers the operation before this hook and forgets it when it ends, so the
+        // count includes this one and every operation still starting: checked before any await.
+        const running = Object.keys(ctx.subscriptions).length;
+        if (running > limits.maxSubscriptions) {
+          return [
+            new GraphQLError(
+              `at most ${limits.maxSubscriptions} operations per connection (GRAPHQL_WS_MAX_SUBSCRIPTIONS); complete one first`,
+              {
+                extensions: {
+                  code: 'SUBSCRIPTION_LIMIT',
+                  limit: limits.maxSubscriptions,
+                  setting: 'GRAPHQL_WS_MAX_SUBSCRIPTIONS',
+                },
+              },
+            ),
+          ];
+        }
+        const taken = gateOf(ctx.extra.socket).tryTake();
+        if (!taken.ok) {
+          return [
+            new GraphQLError(
+              `more than ${limits.subscribeRate.perSecond} operations per second on this connection (WS_SUBSCRIBE_RATE_PER_SECOND)`,
+              {
+                extensions: { code: 'RATE_LIMITED', retryAfterSeconds: Math.ceil(taken.retryAfterMs / 1000) },
+              },
+            ),
+          ];
+        }
         const result = await runner.prepare({
           document: payload.query,
           operationName: payload.operationName ?? undefined,

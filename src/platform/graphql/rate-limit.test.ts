@@ -35,4 +35,27 @@ describe('SlidingWindowStore', () => {
     expect(store.getForIdentity(id)).toEqual([]);
     expect(store.getForIdentity(other)).toHaveLength(1);
   });
+
+  it('gives back exactly the calls one operation recorded, even after others were counted', () => {
+    const store = new SlidingWindowStore();
+    const t0 = Date.now();
+    store.setForIdentity(id, [t0 - 1_000], 60_000);
+    const receipt = store.record(() => store.setForIdentity(id, [t0 - 1_000, t0, t0], 60_000));
+    // Another operation of the same client counts a call meanwhile.
+    store.setForIdentity(id, [t0 - 1_000, t0, t0, t0], 60_000);
+    store.refund(receipt);
+    expect(store.getForIdentity(id)).toEqual([t0 - 1_000, t0]);
+  });
+
+  it('gives the calls back at once when counting throws', () => {
+    const store = new SlidingWindowStore();
+    const refused = new Error('over the limit');
+    expect(() =>
+      store.record(() => {
+        store.setForIdentity(id, [Date.now()], 60_000);
+        throw refused;
+      }),
+    ).toThrow(refused);
+    expect(store.getForIdentity(id)).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { type Identity, Store, useRateLimiter } from '@envelop/rate-limiter';
-import { createGraphQLError } from 'graphql-yoga';
+import type { ExecutionResult } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { BaseContext } from './base-context.ts';
 
 export interface RateLimitOptions {
@@ -15,6 +16,8 @@ export interface RateLimitOptions {
 export class SlidingWindowStore extends Store {
   readonly #log = new Map<string, number[]>();
   #sweepAt = 0;
+  /** The calls being recorded for one operation: each key's log before the operation touched it. */
+  #recording: Map<string, readonly number[]> | undefined;
 
   override getForIdentity(identity: Identity): readonly number[] {
     return this.#log.get(key(identity)) ?? [];
@@ -22,8 +25,10 @@ export class SlidingWindowStore extends Store {
 
   override setForIdentity(identity: Identity, timestamps: readonly number[], windowMs?: number): void {
     const now = Date.now();
-    if (timestamps.length === 0) this.#log.delete(key(identity));
-    else this.#log.set(key(identity), [...timestamps]);
+    const k = key(identity);
+    if (this.#recording && !this.#recording.has(k)) this.#recording.set(k, this.#log.get(k) ?? []);
+    if (timestamps.length === 0) this.#log.delete(k);
+    else this.#log.set(k, [...timestamps]);
     if (windowMs && now >= this.#sweepAt) {
       this.#sweepAt = now + windowMs;
       for (const [k, ts] of this.#log) if ((ts.at(-1) ?? 0) + windowMs <= now) this.#log.delete(k);
@@ -37,16 +42,96 @@ export class SlidingWindowStore extends Store {
     const freeing = live[Math.max(0, live.length - max)] ?? now;
     return Math.max(1, Math.ceil((freeing + windowMs - now) / 1000));
   }
+
+  /**
+   * Runs `count` (synchronous: this store never awaits) and returns the calls it added, so they can
+   * be given back if the operation is refused after all. When `count` throws, they are given back
+   * at once and the error goes on.
+   */
+  record(count: () => void): Receipt {
+    const before = new Map<string, readonly number[]>();
+    this.#recording = before;
+    let failure: { error: unknown } | undefined;
+    try {
+      count();
+    } catch (error) {
+      failure = { error };
+    } finally {
+      this.#recording = undefined;
+    }
+    const added = new Map<string, number[]>();
+    for (const [k, old] of before) {
+      const fresh = difference(this.#log.get(k) ?? [], old);
+      if (fresh.length > 0) added.set(k, fresh);
+    }
+    if (failure) {
+      this.refund(added);
+      throw failure.error;
+    }
+    return added;
+  }
+
+  /** Gives back the calls a receipt holds (those still in the window). */
+  refund(receipt: Receipt): void {
+    for (const [k, calls] of receipt) {
+      const log = this.#log.get(k);
+      if (!log) continue;
+      const left = difference(log, calls);
+      if (left.length === 0) this.#log.delete(k);
+      else this.#log.set(k, left);
+    }
+  }
+}
+
+/** Calls one operation added, by (client, field) key. */
+export type Receipt = ReadonlyMap<string, readonly number[]>;
+
+/** `from` less one occurrence of each element of `remove` (multisets of timestamps). */
+function difference(from: readonly number[], remove: readonly number[]): number[] {
+  const pending = new Map<number, number>();
+  for (const t of remove) pending.set(t, (pending.get(t) ?? 0) + 1);
+  return from.filter((t) => {
+    const n = pending.get(t) ?? 0;
+    if (n === 0) return true;
+    pending.set(t, n - 1);
+    return false;
+  });
 }
 
 const key = (identity: Identity) => `${identity.contextIdentity}\u0000${identity.fieldIdentity}`;
 
 /**
- * Every Query and Mutation root field (introspection excepted) is limited per client identity
- * (API key, else remote address). Over HTTP the answer is a 429 with a numeric Retry-After; over
- * graphql-ws the same error arrives in the operation result with `extensions.code = RATE_LIMITED`.
+ * Every Query and Mutation root field (introspection excepted) is limited per client (see
+ * `Viewer.clientId`). Over HTTP the answer is a 429 with a numeric Retry-After; over graphql-ws the
+ * same error arrives in the operation result with `extensions.code = RATE_LIMITED`.
+ *
+ * An operation that is refused spends nothing: when one of its fields is over the limit, the calls
+ * its other fields counted are given back, and so are they when it fails before running (its
+ * variables do not fit the document, for instance: a result without `data`).
  */
-export function rateLimitPlugin(options: RateLimitOptions, store = new SlidingWindowStore()) {
+export function rateLimitPlugin(options: RateLimitOptions, store = new SlidingWindowStore()): Plugin {
+  // The limiter adds `rateLimiterFn` to the context it is handed; nothing here reads it.
+  const limiter = countingPlugin(options, store) as unknown as Plugin;
+  return {
+    onContextBuilding: limiter.onContextBuilding,
+    onExecute(payload) {
+      const receipt = store.record(() => {
+        // With this store the limiter never awaits; a promise here would escape the recording.
+        if (limiter.onExecute?.(payload) !== undefined) throw new Error('the rate limiter went async');
+      });
+      return {
+        onExecuteDone({ result }) {
+          const single = result as ExecutionResult;
+          if (!(Symbol.asyncIterator in result) && single.data === undefined && single.errors?.length) {
+            store.refund(receipt);
+          }
+        },
+      };
+    },
+  };
+}
+
+function countingPlugin(options: RateLimitOptions, store: SlidingWindowStore) {
   const windowMs = options.windowSeconds * 1000;
   return useRateLimiter({
     identifyFn: (context) => (context as BaseContext).viewer.clientId,

@@ -6,12 +6,19 @@ import {
   type YogaInitialContext,
   type YogaServerInstance,
 } from 'graphql-yoga';
+import { asDatabaseUnavailable, DATABASE_RETRY_AFTER_SECONDS, sqlState } from '../db/db-errors.ts';
 import { isAppError } from '../errors.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import type { ServerContext } from '../http/http-routes.ts';
 import { originList } from '../http/origins.ts';
 import type { Logger } from '../observability/logger.ts';
+import { type AroundOperation, aroundOperationPlugin } from './around-operation.ts';
 import type { BaseContext } from './base-context.ts';
+import type { DocumentLimits } from './document-limits.ts';
+import { boundMessage } from './graphql-errors.ts';
+import { CSRF_HEADERS, httpGuardPlugin } from './http-guard.ts';
+import { operationGuardPlugin } from './operation-guard.ts';
+import { boundedParseCache } from './parse-cache.ts';
 import { type RateLimitOptions, rateLimitPlugin } from './rate-limit.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -31,6 +38,16 @@ export interface GraphQLServerOptions<Context extends BaseContext> {
   readonly logger: Logger;
   /** Browser origins that may call across origins; others get no CORS headers at all. */
   readonly allowedOrigins: readonly string[];
+  /** Bounds on every document, on every surface. */
+  readonly documentLimits: DocumentLimits;
+  /** Largest request body `/graphql` reads over HTTP. */
+  readonly maxBodyBytes: number;
+  /** Serve `__schema`/`__type` (on every surface). GraphiQL needs it. */
+  readonly introspection: boolean;
+  /** Serve GraphiQL to browsers at GET /graphql. */
+  readonly graphiql: boolean;
+  /** Wraps every operation's execution (and subscription setup), e.g. in a per-operation scope. */
+  readonly aroundOperation?: AroundOperation;
 }
 
 export function createGraphQLServer<Context extends BaseContext>(
@@ -50,7 +67,19 @@ export function createGraphQLServer<Context extends BaseContext>(
         ? { origin, credentials: false, methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 }
         : false;
     },
-    graphiql: { title: 'Vigil GraphQL', subscriptionsProtocol: 'WS' },
+    graphiql: options.graphiql
+      ? {
+          title: 'Vigil GraphQL',
+          subscriptionsProtocol: 'WS',
+          // GraphiQL posts JSON (already preflighted); the header also covers GET if it is switched to it.
+          additionalHeaders: { [CSRF_HEADERS[0]]: '1' },
+        }
+      : false,
+    // Bodies are read by httpGuardPlugin, bounded; no file uploads (multipart is a CSRF vector).
+    multipart: false,
+    parserAndValidationCache: { documentCache: boundedParseCache(), errorCache: boundedParseCache() },
+    // The guard reads every body it accepts, bounded, and refuses other content types unread.
+    maxRequestBodySize: false,
     logging: yogaLogger(logger.child({ component: 'graphql' })),
     context: (initial) => options.context(initial as YogaInitialContext & GraphQLServerContext),
     maskedErrors: {
@@ -59,9 +88,25 @@ export function createGraphQLServer<Context extends BaseContext>(
       maskError: (error, message) => {
         // Duck-typed: GraphQLError may come from graphql's CJS or ESM build, so instanceof is unreliable.
         const original = (error as { originalError?: unknown }).originalError ?? error;
+        const outage = asDatabaseUnavailable(original);
+        if (outage) {
+          // An outage, not a bug: a retryable code and 503 (where the transport has a status).
+          logger.warn({ reason: outage.reason, sqlstate: sqlState(original) }, 'database unavailable');
+          const located = error as Partial<GraphQLError>;
+          const retryAfter = String(DATABASE_RETRY_AFTER_SECONDS);
+          return createGraphQLError(outage.message, {
+            nodes: located.nodes,
+            path: located.path,
+            extensions: {
+              code: outage.code,
+              ...outage.details,
+              http: { status: 503, headers: { 'retry-after': retryAfter } },
+            },
+          });
+        }
         if (isAppError(original)) {
           const located = error as Partial<GraphQLError>;
-          return createGraphQLError(original.message, {
+          return createGraphQLError(boundMessage(original.message), {
             nodes: located.nodes,
             path: located.path,
             extensions: { code: original.code, ...original.details },
@@ -81,7 +126,13 @@ export function createGraphQLServer<Context extends BaseContext>(
         });
       },
     },
-    plugins: [rateLimitPlugin(options.rateLimit)],
+    // Order matters: a request or document the guards refuse never reaches the rate limiter.
+    plugins: [
+      httpGuardPlugin({ maxBodyBytes: options.maxBodyBytes }),
+      operationGuardPlugin({ limits: options.documentLimits, introspection: options.introspection }),
+      rateLimitPlugin(options.rateLimit),
+      ...(options.aroundOperation ? [aroundOperationPlugin(options.aroundOperation)] : []),
+    ],
   });
 }
 

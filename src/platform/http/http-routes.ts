@@ -24,9 +24,23 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 const UNMATCHED = '<unmatched>';
 
 /**
+ * The status requests are counted under when the client went away before its answer (nginx's
+ * "client closed request"): not a server failure, and nobody reads the response.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+export interface AccessLogOptions {
+  /** One info line per request: method, route template, status, duration, client. */
+  readonly enabled: boolean;
+  /** The caller's client id (as limits see it); never the path, query string or body. */
+  readonly clientOf?: (request: Request, server: ServerContext) => string | undefined;
+}
+
+/**
  * Method + path-template routing for every HTTP surface, with one place that records request
  * metrics (by template) and turns thrown errors into responses: domain errors keep their status
- * and code, anything else is logged and answered with a bare 500.
+ * and code, anything else is logged and answered with a bare 500. A request whose client went away
+ * is counted as 499 and logged at debug, whatever its handler made of the broken body.
  */
 export class HttpRoutes {
   readonly #table = new PathTable<Map<string, RouteHandler>>();
@@ -36,6 +50,7 @@ export class HttpRoutes {
     private readonly metrics: Metrics,
     private readonly logger: Logger,
     private readonly errors: ErrorTable,
+    private readonly accessLog: AccessLogOptions = { enabled: false },
   ) {}
 
   add(methods: Method | readonly Method[], template: string, handler: RouteHandler): this {
@@ -63,6 +78,7 @@ export class HttpRoutes {
     const { pathname } = new URL(request.url);
     let template = UNMATCHED;
     let response: Response;
+    let code: string | undefined;
     try {
       const matches = this.#table.matchAll(pathname);
       const hit = matches.find((m) => m.value.has(method) || (method === 'HEAD' && m.value.has('GET')));
@@ -80,16 +96,47 @@ export class HttpRoutes {
         response = json(errorBody('NOT_FOUND', `no route for ${method} ${pathname}`), 404);
       }
     } catch (error) {
-      if (isAppError(error)) {
+      if (clientWentAway(request, error)) {
+        this.logger.debug({ method, route: template }, 'client closed the request');
+        response = new Response(null, { status: CLIENT_CLOSED_REQUEST });
+      } else if (isAppError(error)) {
+        code = error.code;
         response = errorResponse(error, this.errors);
       } else {
         this.logger.error({ err: error, method, route: template }, 'unhandled error in HTTP route');
         response = json(errorBody('INTERNAL', 'internal server error'), 500);
       }
     }
-    const labels = { method, route: template, status: String(response.status) };
+    const status = clientWentAway(request) ? CLIENT_CLOSED_REQUEST : response.status;
+    const labels = { method, route: template, status: String(status) };
     this.metrics.httpRequests.inc(labels);
-    this.metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    this.metrics.httpDuration.observe(labels, seconds);
+    if (this.accessLog.enabled) {
+      // A client's mistake is an info line with its code, never an error with a stack.
+      this.logger.info(
+        {
+          method,
+          route: template,
+          status,
+          ms: Math.round(seconds * 10_000) / 10,
+          client: this.accessLog.clientOf?.(request, server),
+          ...(code ? { code } : {}),
+        },
+        'request',
+      );
+    }
     return response;
   }
+}
+
+/**
+ * The client closed the connection: the request's signal says so once the response is closed,
+ * and reading its body fails with an abort (Node's "aborted", or a reset) at about the same time.
+ */
+export function clientWentAway(request: Request, error?: unknown): boolean {
+  if (request.signal.aborted) return true;
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return error.name === 'AbortError' || error.message === 'aborted' || code === 'ECONNRESET';
 }

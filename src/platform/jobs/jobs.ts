@@ -58,7 +58,18 @@ export class Jobs {
     }
     this.#boss =
       handle.mode === 'postgres'
-        ? new PgBoss({ ...common, connectionString: handle.url, max: 4, application_name: 'vigil-jobs' })
+        ? new PgBoss({
+            ...common,
+            connectionString: handle.url,
+            max: 4,
+            application_name: 'vigil-jobs',
+            // Handed to its pg pool: the same bounds as the app's own connections.
+            ...({
+              statement_timeout: handle.timeouts.statementMs,
+              lock_timeout: handle.timeouts.lockMs,
+              connectionTimeoutMillis: handle.timeouts.connectMs,
+            } as object),
+          })
         : new PgBoss({ ...common, db: pgliteBossDb(handle.pglite) });
     this.#logger = options.logger.child({ component: 'jobs' });
     this.#boss.on('error', (error) => this.#logger.warn({ err: error }, 'job engine error'));
@@ -85,8 +96,15 @@ export class Jobs {
     options: SendOptions = {},
   ): Promise<string | null> {
     const data = parsePayload(job, input);
-    await this.#ensureQueue(job);
     const { tx, startAfter, ...rest } = options;
+    // Creating a queue takes a connection of its own; on PGlite (one connection) that waits for
+    // the caller's open transaction, which waits for this send. Queues come first, at start.
+    if (tx && !this.#queues.has(job.name)) {
+      throw new Error(
+        `job ${job.name} has no queue yet: register it (work, schedule or ensureQueue) before sending it in a transaction`,
+      );
+    }
+    await this.#ensureQueue(job);
     return this.#boss.send(job.name, data as object, {
       ...sendDefaults(job),
       ...rest,
@@ -158,6 +176,11 @@ export class Jobs {
     this.#state = 'stopping';
     await this.#boss.stop({ graceful: true, wait: true, close: true, timeout: timeoutMs });
     this.#state = 'stopped';
+  }
+
+  /** Creates the job's queue now (the app does this at start for every module's jobs). */
+  ensureQueue(job: JobDefinition): Promise<void> {
+    return this.#ensureQueue(job);
   }
 
   #ensureQueue(job: JobDefinition): Promise<void> {

@@ -1,14 +1,60 @@
+import { fstatSync } from 'node:fs';
 import { pino } from 'pino';
+import { isAppError } from '../errors.ts';
 
 export type Logger = pino.Logger;
 
-/** JSON logs on stderr: stdout stays free for protocol traffic (MCP over stdio). */
-export function createLogger(level: pino.LevelWithSilent, base: Record<string, unknown> = {}): Logger {
-  return pino(
+export interface LoggerOptions {
+  /** Log bytes held while stderr is not being read; past this, lines are dropped (and counted). */
+  readonly bufferBytes?: number;
+  readonly base?: Record<string, unknown>;
+}
+
+export const DEFAULT_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
+
+/** At exit, how long the last synchronous flush may wait for a stderr that does not drain. */
+const EXIT_FLUSH_MS = 1_000;
+
+/**
+ * JSON logs on stderr: stdout stays free for protocol traffic (MCP over stdio).
+ *
+ * Writes are asynchronous and bounded. A synchronous write to a pipe nobody reads blocks the whole
+ * process once the pipe's buffer (~64 KB) is full, so a stalled log collector would freeze every
+ * client; here the lines wait in a buffer of `bufferBytes`, and past that they are dropped, with a
+ * warning saying how many once stderr drains again. pino flushes the buffer at exit (a graceful
+ * stop or a fatal error both end in `process.exit`), for at most EXIT_FLUSH_MS.
+ */
+export function createLogger(level: pino.LevelWithSilent, options: LoggerOptions = {}): Logger {
+  nonBlockingStderr();
+  let flushDeadline = Number.POSITIVE_INFINITY;
+  const destination = pino.destination({
+    fd: 2,
+    sync: false,
+    maxLength: options.bufferBytes ?? DEFAULT_LOG_BUFFER_BYTES,
+    // A full pipe answers EAGAIN: asynchronous writes retry until it drains; the exit flush gives up.
+    retryEAGAIN: () => Date.now() < flushDeadline,
+  });
+  const flushSync = destination.flushSync.bind(destination);
+  destination.flushSync = () => {
+    nonBlockingStderr();
+    flushDeadline = Date.now() + EXIT_FLUSH_MS;
+    try {
+      flushSync();
+    } catch {
+      // stderr is still blocked: the rest of the buffer is lost, the exit is not.
+    } finally {
+      flushDeadline = Number.POSITIVE_INFINITY;
+    }
+  };
+  // A failing log destination must never take the server down (EPIPE is handled by pino).
+  destination.on('error', () => {});
+
+  const logger = pino(
     {
       level,
-      base: { service: 'vigil', ...base },
+      base: { service: 'vigil', ...options.base },
       timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: serializeError },
       redact: {
         paths: [
           '*.password',
@@ -21,6 +67,42 @@ export function createLogger(level: pino.LevelWithSilent, base: Record<string, u
         censor: '<redacted>',
       },
     },
-    pino.destination({ fd: 2, sync: true }),
+    destination,
   );
+
+  let dropped = 0;
+  destination.on('drop', () => {
+    dropped++;
+  });
+  destination.on('drain', () => {
+    if (dropped === 0) return;
+    const lines = dropped;
+    dropped = 0;
+    logger.warn({ dropped: lines }, 'log lines dropped: stderr was not read fast enough');
+  });
+  return logger;
+}
+
+/**
+ * A write to a full pipe must answer EAGAIN, never wait: a waiting write would hold a thread (and,
+ * at exit, the process) until someone reads. Node makes a stderr pipe non-blocking when it opens it,
+ * but a child process that inherits stderr (a build tool in development) switches it back for
+ * everyone sharing it; this switches it again. Files and terminals are left as they are.
+ */
+function nonBlockingStderr(): void {
+  try {
+    const stat = fstatSync(2);
+    if (!stat.isFIFO() && !stat.isSocket()) return;
+    const handle = (process.stderr as unknown as { _handle?: { setBlocking?: (on: boolean) => number } })
+      ._handle;
+    handle?.setBlocking?.(false);
+  } catch {
+    // No stderr, or not a stream: nothing can block on it.
+  }
+}
+
+/** A domain error is an expected outcome (mostly a client's mistake): its code, never a stack. */
+function serializeError(error: unknown): unknown {
+  if (isAppError(error)) return { type: error.name, code: error.code, message: error.message };
+  return pino.stdSerializers.err(error as Error);
 }

@@ -55,7 +55,10 @@ export class OperationRunner {
     try {
       document = parse(call.document);
     } catch (error) {
-      return { ok: false, errors: [withCode(toGraphQLError(error), 'GRAPHQL_PARSE_FAILED')] };
+      if (isGraphQLError(error)) return { ok: false, errors: [withCode(error, 'GRAPHQL_PARSE_FAILED')] };
+      // Every client mistake is a GraphQLError by now; anything else is ours to log, not to show.
+      this.yoga.logger.error(error);
+      return { ok: false, errors: [withCode(new GraphQLError('Unexpected error.'), 'INTERNAL')] };
     }
     const errors = validate(schema, document);
     if (errors.length > 0) {
@@ -64,7 +67,7 @@ export class OperationRunner {
     const operation = getOperationAST(document, call.operationName);
     if (!operation) {
       const message = call.operationName
-        ? `no operation named ${JSON.stringify(call.operationName)} in the document`
+        ? `no operation named ${JSON.stringify(call.operationName.slice(0, 100))} in the document`
         : 'the document has several operations: name the one to run';
       return { ok: false, errors: [withCode(new GraphQLError(message), 'GRAPHQL_VALIDATION_FAILED')] };
     }
@@ -130,10 +133,6 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
     path: error.path,
     extensions: { ...error.extensions, code },
   });
-}
-
-function toGraphQLError(error: unknown): GraphQLError {
-  return isGraphQLError(error) ? error : new GraphQLError(String(error));
 }
 
 /** By name, not instanceof: graphql ships CJS and ESM builds and either may have made the error. */

@@ -1,14 +1,29 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { normalizeOrigin, type OriginList, originList } from '../http/origins.ts';
 import { PathTable } from '../http/router.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import { boundSends, type SocketLimits } from './socket-limits.ts';
 
 export interface WsRouteContext {
   readonly params: Readonly<Record<string, string>>;
   readonly template: string;
   readonly request: IncomingMessage;
+  /** The bounds this connection must keep (the router enforces the send buffer on every send). */
+  readonly limits: SocketLimits;
+}
+
+export interface UpgradeRouterOptions extends SocketLimits {
+  /** Browser origins allowed besides the server's own (ALLOWED_ORIGINS). */
+  readonly allowedOrigins: readonly string[];
+  /** Open connections per client across every route (WS_MAX_CONNECTIONS_PER_CLIENT). */
+  readonly maxConnectionsPerClient: number;
+  /** Largest message a client may send, unless a route sets its own (WS_MAX_MESSAGE_BYTES). */
+  readonly maxMessageBytes: number;
+  /** The key connections are counted under: the client's address. */
+  readonly clientOf: (request: IncomingMessage) => string;
 }
 
 export type WsConnectionHandler = (socket: WebSocket, context: WsRouteContext) => void;
@@ -23,30 +38,45 @@ export const CLOSE_GOING_AWAY = 1001;
 
 /**
  * One `upgrade` listener for the whole HTTP server. Each path template gets its own `noServer`
- * WebSocketServer (two servers bound to one HTTP server with `path` break each other); unknown
- * paths are answered with a plain 404 before any WebSocket handshake.
+ * WebSocketServer (two servers bound to one HTTP server with `path` break each other). Before any
+ * handshake, an upgrade is refused with a plain HTTP answer for an unknown path (404), a browser
+ * page of another origin (403: a page could otherwise use its visitor's network position) and a
+ * client over its connection allowance (429). Every accepted socket has its send buffer bounded.
  */
 export class UpgradeRouter {
   readonly #table = new PathTable<WsRoute>();
   readonly #servers: WebSocketServer[] = [];
   readonly #routes: WsRoute[] = [];
+  readonly #origins: OriginList;
+  readonly #limits: SocketLimits;
+  /** Open connections (and upgrades under way) per client key. */
+  readonly #perClient = new Map<string, number>();
   #closing = false;
 
   constructor(
     private readonly metrics: Metrics,
     private readonly logger: Logger,
-  ) {}
+    private readonly options: UpgradeRouterOptions,
+  ) {
+    this.#origins = originList(options.allowedOrigins);
+    this.#limits = { maxBufferedBytes: options.maxBufferedBytes, subscribeRate: options.subscribeRate };
+  }
 
   /**
    * Registers a route and returns its WebSocketServer. Connections are emitted on it as
    * `connection(socket, request, context)`, so libraries written for a plain `ws` server (graphql-ws's
    * `useServer`) attach as they would anywhere; `onConnection` is a shorthand for such a listener.
    */
-  add(template: string, onConnection?: WsConnectionHandler, options: { protocols?: readonly string[] } = {}) {
+  add(
+    template: string,
+    onConnection?: WsConnectionHandler,
+    options: { protocols?: readonly string[]; maxMessageBytes?: number } = {},
+  ) {
     const protocols = options.protocols;
     const server = new WebSocketServer({
       noServer: true,
-      maxPayload: 1024 * 1024,
+      // A larger message is refused by `ws` with 1009 before it is buffered whole.
+      maxPayload: options.maxMessageBytes ?? this.options.maxMessageBytes,
       ...(protocols
         ? { handleProtocols: (offered: Set<string>) => protocols.find((p) => offered.has(p)) ?? false }
         : {}),
@@ -68,23 +98,76 @@ export class UpgradeRouter {
   }
 
   handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Node leaves an upgraded socket without an 'error' listener: a client resetting it while it is
+    // refused would otherwise be an uncaught exception.
+    socket.on('error', () => socket.destroy());
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     const match = this.#table.match(pathname);
     if (!match || this.#closing) {
-      const status = this.#closing ? '503 Service Unavailable' : '404 Not Found';
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      refuse(socket, this.#closing ? '503 Service Unavailable' : '404 Not Found');
       return;
     }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !this.#originAllowed(origin, request.headers.host)) {
+      this.logger.info({ route: match.template }, 'websocket upgrade refused: origin not allowed');
+      refuse(socket, '403 Forbidden', 'Origin not allowed (cross-origin pages: ALLOWED_ORIGINS)');
+      return;
+    }
+    const client = this.options.clientOf(request);
+    const open = this.#perClient.get(client) ?? 0;
+    if (open >= this.options.maxConnectionsPerClient) {
+      this.logger.info({ route: match.template }, 'websocket upgrade refused: too many connections');
+      refuse(
+        socket,
+        '429 Too Many Requests',
+        `at most ${this.options.maxConnectionsPerClient} WebSocket connections per client (WS_MAX_CONNECTIONS_PER_CLIENT)`,
+      );
+      return;
+    }
+    // Counted from here, released when the TCP socket closes: a failed handshake releases too.
+    this.#perClient.set(client, open + 1);
+    socket.once('close', () => {
+      const left = (this.#perClient.get(client) ?? 1) - 1;
+      if (left > 0) this.#perClient.set(client, left);
+      else this.#perClient.delete(client);
+    });
     const { server } = match.value;
     server.handleUpgrade(request, socket, head, (ws) => {
       const gauge = this.metrics.wsConnections.labels({ route: match.template });
       gauge.inc();
       ws.once('close', () => gauge.dec());
       ws.on('error', (error) => this.logger.debug({ err: error, route: match.template }, 'websocket error'));
-      const context: WsRouteContext = { params: match.params, template: match.template, request };
+      boundSends(ws, this.#limits.maxBufferedBytes);
+      const context: WsRouteContext = {
+        params: match.params,
+        template: match.template,
+        request,
+        limits: this.#limits,
+      };
+      const ours = new Set(ws.listeners('error'));
       server.emit('connection', ws, request, context);
+      // A server-side socket emits 'error' only for what the peer did (an oversized or malformed
+      // frame, a reset connection), and `ws` closes it with the matching code. graphql-ws reports
+      // these as internal errors on stderr, which would let any client write to the log at will.
+      for (const listener of ws.listeners('error')) {
+        if (!ours.has(listener)) ws.removeListener('error', listener as (error: Error) => void);
+      }
     });
   };
+
+  /** No Origin is a non-browser client; a browser's must be this server's own or listed. */
+  #originAllowed(origin: string, host: string | undefined): boolean {
+    if (this.#origins.has(origin)) return true;
+    if (!host) return false;
+    try {
+      const url = new URL(normalizeOrigin(origin));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+      // The Host header read with the Origin's scheme, so default ports compare equal.
+      return new URL(`${url.protocol}//${host}`).host === url.host;
+    } catch {
+      return false;
+    }
+  }
 
   /** Every WebSocket route template, in registration order. */
   list(): string[] {
@@ -128,4 +211,11 @@ export class UpgradeRouter {
     for (const ws of sockets) if (ws.readyState !== ws.CLOSED) ws.terminate();
     await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
+}
+
+function refuse(socket: Duplex, status: string, body = ''): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

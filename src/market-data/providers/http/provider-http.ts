@@ -178,17 +178,18 @@ export class ProviderHttp {
   }
 
   async #takeToken(signal: AbortSignal): Promise<void> {
-    const wait = this.#bucket.take();
-    if (wait > 0 && !(await sleep(wait, signal))) {
-      throw new ProviderError(
-        this.#o.provider,
-        'rate_limited',
-        `local rate limit (${this.#o.ratePerSecond}/s) reached before the deadline`,
-        {
-          retryAfterMs: wait,
-        },
-      );
-    }
+    const wait = this.#bucket.take(this.#o.timeoutMs ?? Number.POSITIVE_INFINITY);
+    if (wait === 0) return;
+    if (wait > 0 && (await sleep(wait, signal))) return;
+    // Either the wait is longer than any call may last (nothing was reserved), or the caller gave up
+    // while waiting (its reservation goes back, so it does not hold up the callers behind it).
+    if (wait > 0) this.#bucket.refund();
+    throw new ProviderError(
+      this.#o.provider,
+      'rate_limited',
+      `local rate limit (${this.#o.ratePerSecond}/s) reached before the deadline`,
+      { retryAfterMs: Math.abs(wait) },
+    );
   }
 
   #backoff(attempt: number, retryAfterMs: number | undefined): number {

@@ -5,7 +5,8 @@ function bucket(ratePerSecond: number, burst: number) {
   let now = 0;
   const tokens = new TokenBucket(ratePerSecond, burst, () => now);
   return {
-    take: () => tokens.take(),
+    take: (maxWaitMs?: number) => tokens.take(maxWaitMs),
+    refund: () => tokens.refund(),
     advance: (ms: number) => {
       now += ms;
     },
@@ -36,6 +37,24 @@ describe('TokenBucket', () => {
     expect(b.take()).toBe(12_000);
     b.advance(12_000);
     expect(b.take()).toBe(12_000);
+  });
+
+  it('reserves nothing for a caller that cannot wait that long', () => {
+    const b = bucket(1, 1);
+    expect(b.take()).toBe(0);
+    expect(b.take()).toBe(1000);
+    // A third caller would wait 2 s; with at most 1.5 s it is refused and books nothing...
+    expect(b.take(1_500)).toBe(-2000);
+    // ...so the next caller's wait is the same 2 s, not 3 s.
+    expect(b.take()).toBe(2000);
+  });
+
+  it('takes back the reservation of a caller that gave up, so those behind it do not wait for it', () => {
+    const b = bucket(1, 1);
+    b.take();
+    expect(b.take()).toBe(1000);
+    b.refund();
+    expect(b.take()).toBe(1000);
   });
 
   it('refuses a rate that is not positive', () => {

@@ -1,8 +1,10 @@
+import { nextSlice, sliceSpent } from '../../../platform/slices.ts';
 import { BAR_INTERVAL_MS, type Bar, type BarInterval } from '../../types.ts';
 import { DAY_MS, dayStartMs, HISTORY_START_MS } from './calendar.ts';
 import type { DailyPath } from './daily.ts';
 import type { Observation } from './macro.ts';
 import type { RawBar, SimulatedMarket } from './market.ts';
+import { guard } from './requests.ts';
 import type { View } from './universe.ts';
 
 /**
@@ -13,6 +15,8 @@ import type { View } from './universe.ts';
  * of the trading date.
  */
 export const MAX_BARS_PER_CALL = 50_000;
+
+const DAILY_CHUNK = 64;
 
 /** An API price from a log price of the path, through the instrument's view. */
 export function priceOf(view: View, log: number): number {
@@ -50,22 +54,72 @@ export function pathBars(
   endMs: number,
   nowMs: number,
 ): Bar[] {
-  const end = Math.min(endMs, nowMs);
   const out: Bar[] = [];
+  for (const chunk of pathBarChunks(market, path, view, interval, startMs, endMs, nowMs)) out.push(...chunk);
+  return out;
+}
+
+/**
+ * pathBars for request handlers: the same bars, built a day at a time with the event loop given
+ * back between days once the current slice is spent (years of hourly history take seconds to
+ * generate). Stops with the caller's signal.
+ */
+export async function pathBarsSliced(
+  market: SimulatedMarket,
+  path: DailyPath,
+  view: View,
+  interval: BarInterval,
+  startMs: number,
+  endMs: number,
+  nowMs: number,
+  signal: AbortSignal,
+): Promise<Bar[]> {
+  const out: Bar[] = [];
+  // Many requests start in the same turn (a query fetches all its instruments at once).
+  while (sliceSpent()) await nextSlice();
+  guard(signal);
+  for (const chunk of pathBarChunks(market, path, view, interval, startMs, endMs, nowMs)) {
+    for (const bar of chunk) out.push(bar);
+    if (!sliceSpent()) continue;
+    while (sliceSpent()) await nextSlice();
+    guard(signal);
+  }
+  return out;
+}
+
+/** The bars of pathBars in chunks of at most one day's work (a partial bar is never split). */
+function* pathBarChunks(
+  market: SimulatedMarket,
+  path: DailyPath,
+  view: View,
+  interval: BarInterval,
+  startMs: number,
+  endMs: number,
+  nowMs: number,
+): Generator<Bar[]> {
+  const end = Math.min(endMs, nowMs);
   if (interval === '1d') {
+    let chunk: Bar[] = [];
     for (
       let day = Math.max(0, Math.ceil((startMs - HISTORY_START_MS) / DAY_MS));
       dayStartMs(day) < end;
       day++
     ) {
       const raw = market.dayBar(path, day, nowMs);
-      if (raw) out.push(toBar(view, raw));
+      if (raw) chunk.push(toBar(view, raw));
+      // Daily bars are cheap: yielding every bar would cost more than it saves.
+      if (chunk.length >= DAILY_CHUNK) {
+        yield chunk;
+        chunk = [];
+      }
     }
-    return out;
+    yield chunk;
+    return;
   }
   const step = BAR_INTERVAL_MS[interval];
   let current: { -readonly [K in keyof RawBar]: RawBar[K] } | undefined;
-  market.eachMinute(path, Math.ceil(startMs / step) * step, end, nowMs, (m) => {
+  let chunk: Bar[] = [];
+  const visit = (m: RawBar) => {
     const bucket = Math.floor(m.time / step) * step;
     if (current && current.time === bucket) {
       if (m.high > current.high) current.high = m.high;
@@ -74,11 +128,19 @@ export function pathBars(
       current.volume += m.volume;
       return;
     }
-    if (current) out.push(toBar(view, current));
+    if (current) chunk.push(toBar(view, current));
     current = { ...m, time: bucket };
-  });
-  if (current) out.push(toBar(view, current));
-  return out;
+  };
+  // Minute paths are built a day at a time, so a day is the natural unit of work.
+  for (let from = Math.ceil(startMs / step) * step; from < end; ) {
+    const to = Math.min(end, (Math.floor(from / DAY_MS) + 1) * DAY_MS);
+    market.eachMinute(path, from, to, nowMs, visit);
+    from = to;
+    yield chunk;
+    chunk = [];
+  }
+  if (current) chunk.push(toBar(view, current));
+  yield chunk;
 }
 
 /** Daily bars of a published series: one flat bar per observation, stamped at its period start. */

@@ -60,7 +60,7 @@ import type {
   TransfersCall,
 } from '../provider.ts';
 import { ProviderError, unknownSymbol, unsupported } from '../provider-errors.ts';
-import { barSlots, MAX_BARS_PER_CALL, observationBars, pathBars, priceOf } from './bars.ts';
+import { barSlots, MAX_BARS_PER_CALL, observationBars, pathBarsSliced, priceOf } from './bars.ts';
 import type { WatchedPair } from './demo.ts';
 import { Derivatives, tickSize } from './derivatives.ts';
 import { SimulatedMarket } from './market.ts';
@@ -173,7 +173,7 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
         );
       }
       const view = known.view!;
-      return pathBars(market, market.path(view.path), view, interval, startMs, endMs, nowMs);
+      return pathBarsSliced(market, market.path(view.path), view, interval, startMs, endMs, nowMs, signal);
     },
 
     async profile({ instrument, signal }: InstrumentCall) {

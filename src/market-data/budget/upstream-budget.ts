@@ -1,0 +1,94 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { TooManySymbolsError, UpstreamBudgetError } from '../market-data.errors.ts';
+import { ClientBuckets } from './client-buckets.ts';
+
+export interface UpstreamBudgetOptions {
+  /** Distinct instruments one client operation may ask market data for. */
+  readonly maxSymbolsPerOperation: number;
+  /** Upstream (cache-missing) provider calls one client may cause per minute. */
+  readonly callsPerClientPerMinute: number;
+}
+
+export const DEFAULT_MAX_SYMBOLS_PER_OPERATION = 100;
+export const DEFAULT_UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE = 60;
+
+interface OperationScope {
+  readonly clientId: string;
+  readonly instruments: Set<string>;
+  open: boolean;
+}
+
+/**
+ * The live providers' rate limits are shared by everyone; this keeps one client from spending them
+ * for all. Work a client asks for runs inside an operation scope (carried by AsyncLocalStorage, so
+ * every service below the GraphQL resolver sees it without passing it along): the scope caps the
+ * distinct instruments of the operation, and upstream calls are charged to the client's bucket.
+ *
+ * Work outside any scope is the server's own (jobs, the price hub) and is neither capped nor charged.
+ * A scope closes when its operation settles, so timers an operation happened to start (a hub poll
+ * loop) are not billed to it afterwards.
+ */
+export class UpstreamBudget {
+  readonly #storage = new AsyncLocalStorage<OperationScope>();
+  readonly #buckets: ClientBuckets;
+
+  constructor(
+    private readonly options: UpstreamBudgetOptions,
+    now: () => number,
+  ) {
+    this.#buckets = new ClientBuckets(options.callsPerClientPerMinute, now);
+  }
+
+  /** Runs one client operation: market data asked for within it counts against the client. */
+  runOperation<T>(clientId: string, run: () => T): T {
+    const scope: OperationScope = { clientId, instruments: new Set(), open: true };
+    const close = () => {
+      scope.open = false;
+      scope.instruments.clear();
+    };
+    let result: T;
+    try {
+      result = this.#storage.run(scope, run);
+    } catch (error) {
+      close();
+      throw error;
+    }
+    if (isThenable(result)) result.then(close, close);
+    else close();
+    return result;
+  }
+
+  /** Counts an instrument against the current operation's cap (cache hits included). */
+  admit(instrumentKey: string): void {
+    const scope = this.#current();
+    if (!scope || scope.instruments.has(instrumentKey)) return;
+    if (scope.instruments.size >= this.options.maxSymbolsPerOperation) {
+      throw new TooManySymbolsError(this.options.maxSymbolsPerOperation);
+    }
+    scope.instruments.add(instrumentKey);
+  }
+
+  /** Charges one upstream call to the current operation's client, or refuses it with a retry time. */
+  charge(): void {
+    const scope = this.#current();
+    if (!scope) return;
+    const taken = this.#buckets.take(scope.clientId);
+    if (!taken.ok) throw new UpstreamBudgetError(this.options.callsPerClientPerMinute, taken.retryAfterMs);
+  }
+
+  /** Clients whose bucket is not full (for tests and diagnostics). */
+  get trackedClients(): number {
+    return this.#buckets.size;
+  }
+
+  #current(): OperationScope | undefined {
+    const scope = this.#storage.getStore();
+    return scope?.open ? scope : undefined;
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
+}
