@@ -8,6 +8,8 @@ import { createGraphQLServer, GRAPHQL_PATH } from './platform/graphql/yoga.ts';
 import { identifyClient, nodeHeaders } from './platform/http/client-identity.ts';
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
+import { errorResponse } from './platform/http/responses.ts';
+import { StreamSlots, wantsEventStream } from './platform/http/stream-slots.ts';
 import { type AppState, stopGracefully } from './platform/lifecycle.ts';
 import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
@@ -83,9 +85,23 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     clientOf: (req) =>
       identifyClient(nodeHeaders(req), req, config.trustProxyHops).remoteAddress ?? 'unknown',
   });
-  routes.add(['GET', 'POST', 'OPTIONS'], GRAPHQL_PATH, (request, { server: ctx }) =>
-    yoga.fetch(request, ctx),
-  );
+  // Subscriptions over SSE hold a response open: bounded per client like WebSocket connections.
+  const eventStreams = new StreamSlots(config.ws.maxConnectionsPerClient);
+  routes.add(['GET', 'POST', 'OPTIONS'], GRAPHQL_PATH, async (request, { server: ctx }) => {
+    if (!wantsEventStream(request)) return yoga.fetch(request, ctx);
+    const client = identify(request, ctx.req).clientId;
+    const response = await eventStreams.serve(client, request.signal, async () => yoga.fetch(request, ctx));
+    if (response) return response;
+    const limit = eventStreams.maxPerClient;
+    return errorResponse(
+      {
+        code: 'SUBSCRIPTION_LIMIT',
+        message: `at most ${limit} open event streams per client (WS_MAX_CONNECTIONS_PER_CLIENT)`,
+        details: { limit, retryAfterSeconds: 5 },
+      },
+      errors,
+    );
+  });
   serveGraphqlWs(
     runner,
     upgrades.add(GRAPHQL_PATH, undefined, {

@@ -117,3 +117,41 @@ describe('provider budget', () => {
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('provider budget on the plain WebSocket price stream', () => {
+  const provider = createFakeProvider('live-stream-feed', { live: true });
+  const symbols = Array.from({ length: 8 }, (_, i) => `W${i}`);
+  for (const [i, s] of symbols.entries()) provider.prices.set(s, 50 + i);
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      listen: true,
+      env: { UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE: '5' },
+      overrides: { providers: [provider] },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it('charges the symbols a /ws/stream subscription resolves to the connecting client', async () => {
+    const { default: WebSocket } = await import('ws');
+    const socket = new WebSocket(`${t.wsUrl}/ws/stream`);
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    const reply = new Promise<Json>((resolve) => {
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data));
+        if (message.type === 'error' || message.type === 'subscription_ack') resolve(message);
+      });
+    });
+    const before = provider.calls.quote;
+    socket.send(JSON.stringify({ type: 'subscribe', stream_type: 'price', symbols, interval_ms: 1000 }));
+    const message = await reply;
+    socket.close();
+    expect(message).toMatchObject({ type: 'error', error_code: 'SUBSCRIPTION_ERROR' });
+    expect(message.details).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(provider.calls.quote - before).toBeLessThanOrEqual(5);
+  });
+});

@@ -30,6 +30,8 @@ import { type DataOutlet, PriceSubscription } from './price-stream.subscription.
 interface Connection {
   readonly socket: WebSocket;
   readonly route: string;
+  /** The client's address: upstream calls this connection causes count against its share. */
+  readonly client: string;
   readonly subscriptions: Map<string, PriceSubscription>;
   readonly outlet: DataOutlet;
   readonly bucket: TokenBucket;
@@ -142,6 +144,7 @@ export class PriceStreams {
     const connection: Connection = {
       socket,
       route: route.template,
+      client: route.client,
       subscriptions: new Map(),
       outlet: {
         backedUp: () => socket.bufferedAmount > limits.maxBufferedBytes,
@@ -225,11 +228,14 @@ export class PriceStreams {
     connection.opening++;
     let instruments: Instrument[];
     try {
-      instruments = await resolveStreamable(
-        this.marketData,
-        message.symbols,
-        message.market,
-        message.stream_type === 'multi_asset' ? undefined : assetType,
+      // Resolving symbols may call providers: that is charged to this client's upstream share.
+      instruments = await this.marketData.withinOperation(connection.client, () =>
+        resolveStreamable(
+          this.marketData,
+          message.symbols,
+          message.market,
+          message.stream_type === 'multi_asset' ? undefined : assetType,
+        ),
       );
     } catch (error) {
       if (isAppError(error))

@@ -11,6 +11,8 @@ export interface WsRouteContext {
   readonly params: Readonly<Record<string, string>>;
   readonly template: string;
   readonly request: IncomingMessage;
+  /** Who connected, as the router counts connections (the client's address). */
+  readonly client: string;
   /** The bounds this connection must keep (the router enforces the send buffer on every send). */
   readonly limits: SocketLimits;
 }
@@ -142,6 +144,7 @@ export class UpgradeRouter {
         params: match.params,
         template: match.template,
         request,
+        client,
         limits: this.#limits,
       };
       const ours = new Set(ws.listeners('error'));

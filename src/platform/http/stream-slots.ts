@@ -1,0 +1,81 @@
+/**
+ * Open server-sent-event streams per client. A GraphQL subscription over SSE is one HTTP response
+ * that stays open; like WebSocket connections they are bounded per client, so one client cannot
+ * hold thousands of them. A slot is taken before any work starts and freed when the response body
+ * ends, is cancelled, or the client goes away.
+ */
+export class StreamSlots {
+  readonly #open = new Map<string, number>();
+
+  constructor(readonly maxPerClient: number) {}
+
+  /** Runs `serve` in a slot of `clientId`, or answers undefined when the client has none left. */
+  async serve(
+    clientId: string,
+    signal: AbortSignal,
+    serve: () => Promise<Response>,
+  ): Promise<Response | undefined> {
+    const open = this.#open.get(clientId) ?? 0;
+    if (open >= this.maxPerClient) return undefined;
+    this.#open.set(clientId, open + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (this.#open.get(clientId) ?? 1) - 1;
+      if (left > 0) this.#open.set(clientId, left);
+      else this.#open.delete(clientId);
+    };
+    signal.addEventListener('abort', release, { once: true });
+    try {
+      return untilBodyEnds(await serve(), release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Streams open for a client (for tests and listings). */
+  openFor(clientId: string): number {
+    return this.#open.get(clientId) ?? 0;
+  }
+}
+
+/** The same response, calling `done` once when its body has been read to the end or cancelled. */
+function untilBodyEnds(response: Response, done: () => void): Response {
+  if (!response.body) {
+    done();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          done();
+          controller.close();
+        } else {
+          controller.enqueue(chunk.value);
+        }
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** Does the request ask for a server-sent-event stream (a subscription over SSE)? */
+export function wantsEventStream(request: Request): boolean {
+  return (request.headers.get('accept') ?? '').includes('text/event-stream');
+}
