@@ -9,7 +9,7 @@ import { identifyClient, nodeHeaders } from './platform/http/client-identity.ts'
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
 import { errorResponse } from './platform/http/responses.ts';
-import { StreamSlots, wantsEventStream } from './platform/http/stream-slots.ts';
+import { isEventStream, StreamSlots } from './platform/http/stream-slots.ts';
 import { type AppState, stopGracefully } from './platform/lifecycle.ts';
 import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
@@ -56,6 +56,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     logger,
     rateLimit: config.rateLimit,
     allowedOrigins: config.allowedOrigins,
+    statusOf: (code) => errors.status(code),
     documentLimits: config.graphql.limits,
     maxBodyBytes: config.graphql.maxBodyBytes,
     introspection: config.graphql.introspection,
@@ -81,17 +82,18 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     maxMessageBytes: config.ws.maxMessageBytes,
     maxBufferedBytes: config.ws.maxBufferedBytes,
     subscribeRate: config.ws.subscribeRate,
-    // Connections are counted per address (an invented API key must not buy more of them).
-    clientOf: (req) =>
-      identifyClient(nodeHeaders(req), req, config.trustProxyHops).remoteAddress ?? 'unknown',
+    // Connections are counted per client as limits count them (an address, IPv6 by /64): an
+    // invented API key or a rotated IPv6 address inside one network must not buy more of them.
+    clientOf: (req) => identifyClient(nodeHeaders(req), req, config.trustProxyHops).clientId,
   });
   // Subscriptions over SSE hold a response open: bounded per client like WebSocket connections.
   const eventStreams = new StreamSlots(config.ws.maxConnectionsPerClient);
   routes.add(['GET', 'POST', 'OPTIONS'], GRAPHQL_PATH, async (request, { server: ctx }) => {
-    if (!wantsEventStream(request)) return yoga.fetch(request, ctx);
-    const client = identify(request, ctx.req).clientId;
-    const response = await eventStreams.serve(client, request.signal, async () => yoga.fetch(request, ctx));
-    if (response) return response;
+    const response = await yoga.fetch(request, ctx);
+    if (!isEventStream(response)) return response;
+    const counted = eventStreams.adopt(identify(request, ctx.req).clientId, request.signal, response);
+    if (counted) return counted;
+    await response.body?.cancel().catch(() => {});
     const limit = eventStreams.maxPerClient;
     return errorResponse(
       {

@@ -89,7 +89,8 @@ export class FkDslService {
       logger,
       settings: config,
       instances,
-      run: (query) => this.execute(query),
+      // A task spends its submitter's share of upstream calls, as the same query run directly would.
+      run: (query, clientId) => this.marketData.withinOperation(clientId, () => this.execute(query)),
       publicError: (error) => publicError(error, logger),
     });
   }

@@ -44,8 +44,8 @@ export interface TaskQueueDeps {
   readonly logger: Logger;
   readonly settings: TaskSettings;
   readonly instances: InstanceRegistry;
-  /** Evaluates a query; its result is what the task stores. */
-  readonly run: (query: string) => Promise<unknown>;
+  /** Evaluates a query for the client that submitted it; its result is what the task stores. */
+  readonly run: (query: string, clientId: string) => Promise<unknown>;
   /** What a failed run tells the client (domain errors keep their message, others are masked). */
   readonly publicError: (error: unknown) => TaskError;
 }
@@ -169,7 +169,8 @@ export class TaskQueue {
     const { run, publicError, settings } = this.deps;
     let result: unknown;
     try {
-      result = await run(task.query);
+      // Tasks stored before clients were recorded share one anonymous share.
+      result = await run(task.query, task.clientId ?? 'unknown');
     } catch (error) {
       return { status: 'failed', error: publicError(error) };
     }

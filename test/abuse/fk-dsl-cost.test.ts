@@ -46,7 +46,8 @@ describe('FK-DSL cost, time slices and deadline', () => {
       });
       t = await createTestApp({
         listen: true,
-        env: { RATE_LIMIT_MAX: '1000' },
+        // A slow, shared CI machine must not turn the heavy query into a deadline error.
+        env: { RATE_LIMIT_MAX: '1000', FKDSL_DEADLINE_MS: '120000' },
         overrides: { providers: [counted] },
       });
     });

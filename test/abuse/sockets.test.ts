@@ -211,6 +211,17 @@ describe('socket abuse: payloads, echoes, slow readers, rates and origins', () =
     }
   });
 
+  it('survives a message whose type is nested thousands of levels deep, and answers it', async () => {
+    const c = await connect('/ws/stream');
+    // About 60 KB, under WS_MAX_MESSAGE_BYTES: serialising it back once crashed the whole process.
+    c.send(`{"type":${'['.repeat(30_000)}${']'.repeat(30_000)}}`);
+    const [error] = await c.collect(ofType('error'), 1);
+    expect(error).toMatchObject({ error_code: 'INVALID_MESSAGE_TYPE' });
+    expect(JSON.stringify(error).length).toBeLessThan(600);
+    c.send({ type: 'ping' });
+    expect(await c.collect(ofType('pong'), 1)).toHaveLength(1);
+  });
+
   it('keeps a reader that never reads under WS_MAX_BUFFERED_BYTES and closes it when it stays over', async () => {
     const c = await connect('/ws/stream');
     for (let i = 0; i < 20; i++) c.send({ type: 'subscribe', symbols: SYMBOLS, interval_ms: 100 });

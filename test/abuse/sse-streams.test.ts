@@ -13,13 +13,13 @@ describe('subscriptions over SSE are bounded per client', () => {
   });
   afterAll(async () => t?.close());
 
-  const open = (client: string, signal: AbortSignal) =>
+  const open = (client: string, signal: AbortSignal, accept = 'text/event-stream') =>
     t.app.fetch('/graphql', {
       method: 'POST',
       signal,
       headers: {
         'content-type': 'application/json',
-        accept: 'text/event-stream',
+        accept,
         'x-forwarded-for': client,
       },
       body: JSON.stringify({ query: 'subscription { time(intervalMs: 1000) }' }),
@@ -48,5 +48,21 @@ describe('subscriptions over SSE are bounded per client', () => {
     const again = new AbortController();
     expect((await open('203.0.113.7', again.signal)).status).toBe(200);
     for (const c of [second, other, again]) c.abort();
+  });
+
+  it('counts every stream the server opens, however the client spells Accept', async () => {
+    const controllers: AbortController[] = [];
+    const statuses: number[] = [];
+    for (const accept of ['TEXT/EVENT-STREAM', '*/*;q=0.1, text/event-stream', 'text/event-stream;q=0.5']) {
+      const c = new AbortController();
+      controllers.push(c);
+      const response = await open('192.0.2.44', c.signal, accept);
+      statuses.push(
+        response.headers.get('content-type')?.startsWith('text/event-stream') ? response.status : -1,
+      );
+    }
+    // Two streams, then the limit: whatever the header said, an open stream counts.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    for (const c of controllers) c.abort();
   });
 });

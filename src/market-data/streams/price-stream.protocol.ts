@@ -31,9 +31,19 @@ const MAX_DETAIL_TEXT = 120;
 /** Longest piece of client input quoted back in an error. */
 const MAX_QUOTED = 32;
 
-/** A client value as an error may quote it: short, and marked when cut. */
+/**
+ * A client value as an error may quote it: short, and marked when cut. Only strings and scalars are
+ * quoted; a structure is named by its kind (serialising it would walk whatever depth a client sent).
+ */
 export function quote(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean' || value === null
+        ? String(value)
+        : Array.isArray(value)
+          ? '(a list)'
+          : `(${typeof value})`;
   return JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text);
 }
 

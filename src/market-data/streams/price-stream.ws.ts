@@ -177,15 +177,22 @@ export class PriceStreams {
       connection.socket.close(CLOSE_POLICY, 'message rate limit');
       return;
     }
-    const parsed = parseClientMessage(raw);
-    if (!parsed.ok) {
-      this.#send(connection, messages.error(parsed.code, parsed.message, parsed.details));
-      return;
+    // A socket listener that throws would take the process down: whatever a client sends, the
+    // worst it gets is an error message.
+    try {
+      const parsed = parseClientMessage(raw);
+      if (!parsed.ok) {
+        this.#send(connection, messages.error(parsed.code, parsed.message, parsed.details));
+        return;
+      }
+      const message = parsed.message;
+      if (message.type === 'ping') this.#send(connection, messages.pong());
+      else if (message.type === 'subscribe') void this.#subscribe(connection, message, false);
+      else this.#unsubscribe(connection, message);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'price stream message could not be handled');
+      this.#send(connection, messages.error('PROCESSING_ERROR', 'the message could not be handled'));
     }
-    const message = parsed.message;
-    if (message.type === 'ping') this.#send(connection, messages.pong());
-    else if (message.type === 'subscribe') void this.#subscribe(connection, message, false);
-    else this.#unsubscribe(connection, message);
   }
 
   async #subscribe(connection: Connection, message: SubscribeMessage, closeOnError: boolean): Promise<void> {

@@ -70,13 +70,31 @@ export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer, li
           variables: payload.variables ?? undefined,
           transport: { req: ctx.extra.request, socket: ctx.extra.socket },
         });
-        if (!result.ok) return [...result.errors];
+        if (!result.ok) return result.errors.map(withoutHttp);
         // The root value is only a key back to this operation's enveloped execute/subscribe.
         const rootValue = {};
         prepared.set(rootValue, result);
         return { ...result.args, rootValue };
       },
+      // Results carry the errors as HTTP would (with Yoga's `extensions.http` status marker);
+      // a WebSocket message has no status, so the marker is dropped.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map(withoutHttp) } : result,
+      onError: (_ctx, _id, _payload, errors) => errors.map(withoutHttp),
     },
     wss,
   );
+}
+
+function withoutHttp(error: GraphQLError): GraphQLError {
+  if (!error.extensions || !('http' in error.extensions)) return error;
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
 }

@@ -48,6 +48,8 @@ export interface GraphQLServerOptions<Context extends BaseContext> {
   readonly graphiql: boolean;
   /** Wraps every operation's execution (and subscription setup), e.g. in a per-operation scope. */
   readonly aroundOperation?: AroundOperation;
+  /** HTTP status of a domain error code (the error table): 429 and 503 also set the response's. */
+  readonly statusOf?: (code: string) => number;
 }
 
 export function createGraphQLServer<Context extends BaseContext>(
@@ -109,7 +111,11 @@ export function createGraphQLServer<Context extends BaseContext>(
           return createGraphQLError(boundMessage(original.message), {
             nodes: located.nodes,
             path: located.path,
-            extensions: { code: original.code, ...original.details },
+            extensions: {
+              code: original.code,
+              ...original.details,
+              ...retryableHttp(options.statusOf?.(original.code), original.details?.retryAfterSeconds),
+            },
           });
         }
         const masked = defaultMaskError(error, message, false) as GraphQLError;
@@ -145,4 +151,15 @@ function yogaLogger(logger: Logger) {
       else logger[level]({ extra: rest.length ? rest : undefined }, String(first));
     };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/**
+ * "Try again later" (429, 503) is what a transport must tell an HTTP client, with Retry-After: such
+ * a domain error sets the response's status as the rate limiter's own 429 does. Other domain errors
+ * stay GraphQL errors in a 200, next to whatever data the operation still has.
+ */
+function retryableHttp(status: number | undefined, retryAfter: unknown) {
+  if (status !== 429 && status !== 503) return {};
+  const seconds = typeof retryAfter === 'number' && retryAfter > 0 ? Math.ceil(retryAfter) : undefined;
+  return { http: { status, headers: seconds ? { 'Retry-After': String(seconds) } : {} } };
 }

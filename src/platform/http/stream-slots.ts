@@ -9,12 +9,13 @@ export class StreamSlots {
 
   constructor(readonly maxPerClient: number) {}
 
-  /** Runs `serve` in a slot of `clientId`, or answers undefined when the client has none left. */
-  async serve(
-    clientId: string,
-    signal: AbortSignal,
-    serve: () => Promise<Response>,
-  ): Promise<Response | undefined> {
+  /**
+   * Counts an event-stream response against `clientId` until its body ends, is cancelled or the
+   * client goes away; undefined when the client has no slot left (the caller then cancels it).
+   * Decided on the response, not on the request's Accept header, which a client can spell so that
+   * a check would miss it while the server still streams.
+   */
+  adopt(clientId: string, signal: AbortSignal, response: Response): Response | undefined {
     const open = this.#open.get(clientId) ?? 0;
     if (open >= this.maxPerClient) return undefined;
     this.#open.set(clientId, open + 1);
@@ -27,12 +28,7 @@ export class StreamSlots {
       else this.#open.delete(clientId);
     };
     signal.addEventListener('abort', release, { once: true });
-    try {
-      return untilBodyEnds(await serve(), release);
-    } catch (error) {
-      release();
-      throw error;
-    }
+    return untilBodyEnds(response, release);
   }
 
   /** Streams open for a client (for tests and listings). */
@@ -75,7 +71,7 @@ function untilBodyEnds(response: Response, done: () => void): Response {
   });
 }
 
-/** Does the request ask for a server-sent-event stream (a subscription over SSE)? */
-export function wantsEventStream(request: Request): boolean {
-  return (request.headers.get('accept') ?? '').includes('text/event-stream');
+/** Is the response a server-sent-event stream (a subscription over SSE)? */
+export function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 }
