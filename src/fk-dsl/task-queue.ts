@@ -72,8 +72,13 @@ const CLAIM_TRIES = 50;
  * cannot make another client's single task wait behind all of it. There is always at least one
  * job per queued task, so every task gets its turn; a spare turn finds nothing and ends.
  */
+/** A task this instance claimed moments ago may not be in its running set yet: not stranded. */
+const OWN_CLAIM_GRACE_MS = 60_000;
+
 export class TaskQueue {
   #recovering: Promise<void> | undefined;
+  /** Tasks this instance is running now (claimed, outcome not stored yet). */
+  readonly #running = new Set<string>();
   #unsubscribe: (() => void) | undefined;
 
   constructor(private readonly deps: TaskQueueDeps) {}
@@ -107,13 +112,20 @@ export class TaskQueue {
   async runNext(): Promise<TaskRow | undefined> {
     const task = await this.#claim();
     if (!task) return undefined;
-    const outcome = await this.#outcome(task);
-    const { db, clock, instances, logger } = this.deps;
-    if (!(await finishTask(db, task.id, instances.instanceId, outcome, clock.now()))) {
-      logger.warn(
-        { taskId: task.id },
-        'FK-DSL task was recovered by another instance; this outcome is dropped',
-      );
+    this.#running.add(task.id);
+    try {
+      const outcome = await this.#outcome(task);
+      const { db, clock, instances, logger } = this.deps;
+      if (!(await finishTask(db, task.id, instances.instanceId, outcome, clock.now()))) {
+        logger.warn(
+          { taskId: task.id },
+          'FK-DSL task was recovered by another instance; this outcome is dropped',
+        );
+      }
+    } finally {
+      // Whatever happened, this instance no longer runs it: if its outcome was not stored, the
+      // next recovery (start or heartbeat) requeues it instead of leaving it `running` forever.
+      this.#running.delete(task.id);
     }
     return task;
   }
@@ -194,10 +206,16 @@ export class TaskQueue {
     const { db, jobs, clock, logger, instances, settings } = this.deps;
     const live = [...new Set([instances.instanceId, ...(await instances.liveInstanceIds())])];
     const max = settings.taskMaxAttempts;
+    const self = {
+      instanceId: instances.instanceId,
+      running: [...this.#running],
+      startedBefore: new Date(clock.now().getTime() - OWN_CLAIM_GRACE_MS),
+    };
     const { requeued, failed } = await db.transaction(async (tx) => {
       const failed = await failLostTasks(
         tx,
         live,
+        self,
         max,
         {
           code: 'INSTANCE_LOST',
@@ -205,7 +223,7 @@ export class TaskQueue {
         },
         clock.now(),
       );
-      const requeued = await requeueLostTasks(tx, live, max, {
+      const requeued = await requeueLostTasks(tx, live, self, max, {
         code: 'INSTANCE_LOST',
         message: 'the instance running this task stopped; it is queued to run again',
       });

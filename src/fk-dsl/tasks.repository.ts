@@ -100,17 +100,38 @@ export async function finishTask(
   return rows.length > 0;
 }
 
-/** Running tasks whose instance is not among `liveInstanceIds` (or unknown: rows from before it was kept). */
-const lostWhere = (liveInstanceIds: readonly string[]) =>
+/** This instance and the tasks it is running right now. */
+export interface Self {
+  readonly instanceId: string;
+  readonly running: readonly string[];
+  /** Own rows started after this are left alone: their claim may not have reached `running` yet. */
+  readonly startedBefore: Date;
+}
+
+/**
+ * Running tasks whose instance is not among `liveInstanceIds` (or unknown: rows from before it was
+ * kept), and this instance's own `running` rows that it is not running (a run whose outcome could
+ * not be stored, say while the database was away).
+ */
+const lostWhere = (liveInstanceIds: readonly string[], self: Self) =>
   and(
     eq(fkDslTasks.status, 'running'),
-    or(isNull(fkDslTasks.instanceId), notInArray(fkDslTasks.instanceId, [...liveInstanceIds])),
+    or(
+      isNull(fkDslTasks.instanceId),
+      notInArray(fkDslTasks.instanceId, [...liveInstanceIds]),
+      and(
+        eq(fkDslTasks.instanceId, self.instanceId),
+        notInArray(fkDslTasks.id, [...self.running]),
+        lt(fkDslTasks.startedAt, self.startedBefore),
+      ),
+    ),
   );
 
 /** Lost tasks that may run again go back to the queue, noting why; returns their ids. */
 export async function requeueLostTasks(
   db: Executor,
   liveInstanceIds: readonly string[],
+  self: Self,
   maxAttempts: number,
   note: TaskError,
 ): Promise<string[]> {
@@ -118,7 +139,7 @@ export async function requeueLostTasks(
   const rows = await db
     .update(fkDslTasks)
     .set({ status: 'queued', instanceId: null, startedAt: null, error: note })
-    .where(and(lostWhere(liveInstanceIds), lt(fkDslTasks.attempts, maxAttempts)))
+    .where(and(lostWhere(liveInstanceIds, self), lt(fkDslTasks.attempts, maxAttempts)))
     .returning({ id: fkDslTasks.id });
   return rows.map((r) => r.id);
 }
@@ -127,6 +148,7 @@ export async function requeueLostTasks(
 export async function failLostTasks(
   db: Executor,
   liveInstanceIds: readonly string[],
+  self: Self,
   maxAttempts: number,
   error: TaskError,
   at: Date,
@@ -134,7 +156,7 @@ export async function failLostTasks(
   const rows = await db
     .update(fkDslTasks)
     .set({ status: 'failed', error, finishedAt: at })
-    .where(and(lostWhere(liveInstanceIds), gte(fkDslTasks.attempts, maxAttempts)))
+    .where(and(lostWhere(liveInstanceIds, self), gte(fkDslTasks.attempts, maxAttempts)))
     .returning({ id: fkDslTasks.id });
   return rows.map((r) => r.id);
 }

@@ -202,6 +202,7 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
       oldHeartbeat: running(stale),
       legacy: running(null),
       livePeer: running(live),
+      // Marked as this instance's, but this queue is not running it: stranded, so requeued too.
       mine: running(SELF),
       exhausted: running(gone, 3),
     };
@@ -211,16 +212,17 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
     await q.tasks.recoverLostTasks();
     await q.tasks.recoverLostTasks();
 
-    for (const task of [tasks.noHeartbeat, tasks.oldHeartbeat, tasks.legacy]) {
+    for (const task of [tasks.noHeartbeat, tasks.oldHeartbeat, tasks.legacy, tasks.mine]) {
       expect(await row(task.id)).toMatchObject({
         status: 'queued',
         instanceId: null,
         error: { code: 'INSTANCE_LOST', message: expect.stringContaining('queued to run again') },
       });
     }
-    expect(q.sent.sort()).toEqual([tasks.noHeartbeat.id, tasks.oldHeartbeat.id, tasks.legacy.id].sort());
+    expect(q.sent.sort()).toEqual(
+      [tasks.noHeartbeat.id, tasks.oldHeartbeat.id, tasks.legacy.id, tasks.mine.id].sort(),
+    );
     expect(await row(tasks.livePeer.id)).toMatchObject({ status: 'running', instanceId: live });
-    expect(await row(tasks.mine.id)).toMatchObject({ status: 'running', instanceId: SELF });
     expect(await row(tasks.exhausted.id)).toMatchObject({
       status: 'failed',
       error: { code: 'INSTANCE_LOST', message: expect.stringContaining('FKDSL_TASK_MAX_ATTEMPTS') },
@@ -290,6 +292,38 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
     release();
     await run;
     expect(await row(task.id)).toMatchObject({ status: 'running', instanceId: other, result: null });
+  });
+
+  it("requeues this instance's own task when its run ended without storing an outcome", async () => {
+    const { tasks } = queue();
+    const task = await tasks.submit('STRANDED', 'client-a');
+    // A run claimed it and then lost its database before storing the outcome: the row says this
+    // (live) instance runs it, but nothing here does any more.
+    const startedAt = new Date(clock.peek().getTime() - 5 * MINUTE);
+    await handle.db
+      .update(fkDslTasks)
+      .set({ status: 'running', instanceId: SELF, startedAt, attempts: 1 })
+      .where(eq(fkDslTasks.id, task.id));
+    await tasks.recoverLostTasks();
+    expect(await row(task.id)).toMatchObject({ status: 'queued', instanceId: null });
+  });
+
+  it('leaves alone a task this instance is running, however long it runs', async () => {
+    const { tasks, gates } = queue();
+    const task = await tasks.submit('LONG', 'client-a');
+    let release!: () => void;
+    gates.set('LONG', new Promise((resolve) => (release = resolve)));
+    const run = tasks.runNext();
+    await expect.poll(async () => (await row(task.id)).status).toBe('running');
+    await handle.db
+      .update(fkDslTasks)
+      .set({ startedAt: new Date(clock.peek().getTime() - 10 * MINUTE) })
+      .where(eq(fkDslTasks.id, task.id));
+    await tasks.recoverLostTasks();
+    expect(await row(task.id)).toMatchObject({ status: 'running', instanceId: SELF });
+    release();
+    await run;
+    expect(await row(task.id)).toMatchObject({ status: 'completed' });
   });
 
   it('deletes finished tasks older than FKDSL_TASK_RETENTION_DAYS, and nothing else', async () => {
