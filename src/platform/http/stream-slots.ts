@@ -1,8 +1,8 @@
 /**
  * Open server-sent-event streams per client. A GraphQL subscription over SSE is one HTTP response
  * that stays open; like WebSocket connections they are bounded per client, so one client cannot
- * hold thousands of them. A slot is taken before any work starts and freed when the response body
- * ends, is cancelled, or the client goes away.
+ * hold thousands of them. A slot is taken when the server answers with a stream (a stream over the
+ * limit is cancelled at once) and freed when the body ends, is cancelled, or the client goes away.
  */
 export class StreamSlots {
   readonly #open = new Map<string, number>();
