@@ -2,10 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { AppDeps } from './deps.ts';
+import { AccessGate } from './platform/access/access-gate.ts';
+import { Authenticator } from './platform/access/authenticator.ts';
 import { ErrorTable, PLATFORM_ERRORS } from './platform/errors.ts';
+import { graphqlRefusalFor, isGraphiqlPage } from './platform/graphql/graphql-refusal.ts';
 import { serveGraphqlWs } from './platform/graphql/graphql-ws.ts';
 import { createGraphQLServer, GRAPHQL_PATH } from './platform/graphql/yoga.ts';
-import { identifyClient, nodeHeaders } from './platform/http/client-identity.ts';
+import { nodeHeaders } from './platform/http/client-identity.ts';
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
 import { errorResponse } from './platform/http/responses.ts';
@@ -48,9 +51,18 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
 
   const errors = new ErrorTable(PLATFORM_ERRORS, ...modules.map((m) => m.errors ?? {}));
   const schema = buildSchema();
-  /** The caller of an HTTP request or WebSocket upgrade, the same way on every surface. */
-  const identify = (request: Request, req: ServerContext['req']) =>
-    identifyClient(req ? nodeHeaders(req) : request.headers, req, config.trustProxyHops);
+  // Who calls, the same way on every surface: HTTP routes, WebSocket upgrades, graphql-ws.
+  const gate = new AccessGate(
+    new Authenticator({
+      required: config.auth.required,
+      verify: (secret) => deps.apiKeys.verify(secret),
+      maxFailuresPerMinute: config.auth.maxFailuresPerMinute,
+    }),
+    config.trustProxyHops,
+  );
+  /** A caller no transport authenticated (none should reach here): anonymous, so closed when keys are required. */
+  const anonymous = (request: Request, req: ServerContext['req']) =>
+    gate.anonymous(req ? nodeHeaders(req) : request.headers, req);
   const yoga = createGraphQLServer({
     schema,
     logger,
@@ -61,7 +73,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     maxBodyBytes: config.graphql.maxBodyBytes,
     introspection: config.graphql.introspection,
     graphiql: config.graphql.graphiql,
-    context: ({ request, req, viewer }) => ({ deps, viewer: viewer ?? identify(request, req) }),
+    context: ({ request, req, viewer }) => ({ deps, viewer: viewer ?? anonymous(request, req) }),
     // Market data asked for by an operation is capped and charged to its caller (fair upstream share).
     aroundOperation: (context, run) => deps.marketData.withinOperation(context.viewer.clientId, run),
   });
@@ -72,54 +84,68 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     runner,
   );
 
-  const routes = new HttpRoutes(metrics, logger, errors, {
-    enabled: config.accessLog,
-    clientOf: (request, ctx) => identify(request, ctx.req).clientId,
-  });
+  const routes = new HttpRoutes(metrics, logger, errors, { accessLog: config.accessLog, gate });
   const upgrades = new UpgradeRouter(metrics, logger, {
     allowedOrigins: config.allowedOrigins,
     maxConnectionsPerClient: config.ws.maxConnectionsPerClient,
     maxMessageBytes: config.ws.maxMessageBytes,
     maxBufferedBytes: config.ws.maxBufferedBytes,
     subscribeRate: config.ws.subscribeRate,
-    // Connections are counted per client as limits count them (an address, IPv6 by /64): an
-    // invented API key or a rotated IPv6 address inside one network must not buy more of them.
-    clientOf: (req) => identifyClient(nodeHeaders(req), req, config.trustProxyHops).clientId,
+    // Connections are counted per client as limits count them (a key, or an address with IPv6 by
+    // /64): an invented key is refused, and a rotated IPv6 address inside one network buys nothing.
+    gate,
   });
   // Subscriptions over SSE hold a response open: bounded per client like WebSocket connections.
   const eventStreams = new StreamSlots(config.ws.maxConnectionsPerClient);
-  routes.add(['GET', 'POST', 'OPTIONS'], GRAPHQL_PATH, async (request, { server: ctx }) => {
-    const response = await yoga.fetch(request, ctx);
-    if (!isEventStream(response)) return response;
-    const counted = eventStreams.adopt(identify(request, ctx.req).clientId, request.signal, response);
-    if (counted) return counted;
-    await response.body?.cancel().catch(() => {});
-    const limit = eventStreams.maxPerClient;
-    return errorResponse(
-      {
-        code: 'SUBSCRIPTION_LIMIT',
-        message: `at most ${limit} open event streams per client (WS_MAX_CONNECTIONS_PER_CLIENT)`,
-        details: { limit, retryAfterSeconds: 5 },
-      },
-      errors,
-    );
-  });
-  serveGraphqlWs(
+  const graphqlRefusal = graphqlRefusalFor(config.allowedOrigins);
+  routes.add(
+    ['GET', 'POST', 'OPTIONS'],
+    GRAPHQL_PATH,
+    async (request, { server: ctx, viewer }) => {
+      const response = await yoga.fetch(request, { ...ctx, viewer });
+      if (!isEventStream(response)) return response;
+      const counted = eventStreams.adopt(viewer.clientId, request.signal, response);
+      if (counted) return counted;
+      await response.body?.cancel().catch(() => {});
+      const limit = eventStreams.maxPerClient;
+      return errorResponse(
+        {
+          code: 'SUBSCRIPTION_LIMIT',
+          message: `at most ${limit} open event streams per client (WS_MAX_CONNECTIONS_PER_CLIENT)`,
+          details: { limit, retryAfterSeconds: 5 },
+        },
+        errors,
+      );
+    },
+    {
+      // GraphiQL's page is static; what it then sends carries the key its user typed in.
+      access: (request) => (config.graphql.graphiql && isGraphiqlPage(request) ? 'public' : 'caller'),
+      refusal: graphqlRefusal,
+    },
+  );
+  const graphqlWs = serveGraphqlWs(
     runner,
     upgrades.add(GRAPHQL_PATH, undefined, {
       protocols: ['graphql-transport-ws'],
       // A graphql-ws message is what an HTTP body would be plus its envelope (id, type).
       maxMessageBytes: config.graphql.maxBodyBytes + 1024,
+      // The key may come in connection_init's payload; each operation checks its own scope.
+      credentials: 'deferred',
     }),
     { maxSubscriptions: config.ws.graphqlMaxSubscriptions, subscribeRate: config.ws.subscribeRate },
+    gate,
   );
 
   const host = {
     connections: () => ({ total: upgrades.connectionCount, byRoute: upgrades.connectionsByRoute() }),
   };
   for (const module of modules) {
-    for (const route of module.routes ?? []) routes.add(route.methods, route.path, route.handler(deps, host));
-    for (const socket of module.sockets ?? []) upgrades.add(socket.path, socket.onConnection(deps));
+    for (const route of module.routes ?? []) {
+      routes.add(route.methods, route.path, route.handler(deps, host), { access: route.access ?? 'read' });
+    }
+    for (const socket of module.sockets ?? []) {
+      upgrades.add(socket.path, socket.onConnection(deps), { scope: socket.scope ?? 'read' });
+    }
   }
   // MCP over Streamable HTTP: the same tools and resources as the stdio entry (mcp-stdio.ts).
   const mcpServer: McpServerOptions = {
@@ -138,22 +164,20 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     loopbackOnly: isLoopbackAddress(config.host),
     allowedHosts: config.allowedHosts,
     allowedOrigins: config.allowedOrigins,
-    identify: (request, { server: ctx }) => identify(request, ctx.req),
   });
-  routes.add(['GET', 'POST', 'DELETE', 'OPTIONS'], MCP_PATH, mcp.handle);
+  routes.add(['GET', 'POST', 'DELETE', 'OPTIONS'], MCP_PATH, mcp.handle, {
+    access: 'caller',
+    refusal: mcp.refusal,
+  });
 
   // REST tool routes and API docs, generated from the tool list, the error table and the modules.
-  registerToolRoutes(routes, {
-    tools,
-    errors,
-    identify: (request, { server: ctx }) => identify(request, ctx.req),
-  });
+  registerToolRoutes(routes, { tools, errors });
   registerDocsRoutes(routes, {
     version: deps.serverInfo.version,
     tools,
     errors,
     routes: modules.flatMap((m) =>
-      (m.routes ?? []).map(({ path, methods, summary }) => ({ path, methods, summary })),
+      (m.routes ?? []).map(({ path, methods, summary, access }) => ({ path, methods, summary, access })),
     ),
     sockets: [
       ...modules.flatMap((m) => (m.sockets ?? []).map(({ path, summary }) => ({ path, summary }))),
@@ -170,12 +194,25 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     state: () => state,
     checks: { database: () => deps.database.ping(), jobs: () => deps.jobs.ping() },
     registry: metrics.registry,
+    metricsAccess: config.auth.metricsRequireAuth ? 'read' : 'public',
     index: () => ({
       documentation: '/docs',
       graphql: `${GRAPHQL_PATH} (GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)`,
       http: routes.list(),
       websockets: upgrades.list(),
     }),
+  });
+
+  // A revoked key's open connections end at once, on every instance (the key store hears every
+  // revocation): WebSockets close with 4401, event streams and MCP sessions are closed.
+  const stopHearingRevocations = deps.apiKeys.onRevoked((keyId) => {
+    const clientId = `key:${keyId}`;
+    const closed =
+      upgrades.closeClient(clientId) +
+      graphqlWs.closeClient(clientId) +
+      eventStreams.closeClient(clientId) +
+      mcp.closeClient(clientId);
+    if (closed > 0) logger.info({ keyId, closed }, 'connections of a revoked API key closed');
   });
 
   const adapter = createServerAdapter<ServerContext>((request, ctx) => routes.dispatch(request, ctx));
@@ -243,7 +280,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       const bound = (server.address() as AddressInfo).port;
       const host = options.host;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-      logStart(deps, url);
+      logStart(deps, url, host);
       return { url, port: bound };
     },
 
@@ -268,6 +305,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
         },
         stopJobs: (ms) => deps.jobs.stop(ms),
         dispose: async () => {
+          stopHearingRevocations();
           for (const module of started.reverse()) await module.release?.(deps);
           started = [];
           await adapter.dispose();
@@ -280,12 +318,18 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
   };
 }
 
-function logStart(deps: AppDeps, url: string): void {
-  const { logger } = deps;
+function logStart(deps: AppDeps, url: string, host: string): void {
+  const { logger, config } = deps;
   logger.info(
     { url, graphql: `${url}${GRAPHQL_PATH}`, database: deps.database.mode, version: deps.serverInfo.version },
     'vigil is listening',
   );
+  if (!config.auth.required && !isLoopbackAddress(host)) {
+    logger.warn(
+      { host },
+      'AUTH_REQUIRED is off and Vigil listens beyond loopback: anyone who reaches the port can do anything (set AUTH_REQUIRED=true and ADMIN_API_KEY)',
+    );
+  }
   const providers = deps.marketData.providersInfo();
   const live = providers.filter((p) => p.live).map((p) => p.id);
   const simulated = providers.filter((p) => !p.live).map((p) => p.id);

@@ -98,6 +98,17 @@ const baseShape = {
       error: 'each entry must be an origin like https://app.example (scheme, host, optional port)',
     }),
   MCP_MAX_SESSIONS: int(100, 1, 100_000),
+  // Access control. Off, a caller without a key has every scope (a local, zero-setup start).
+  AUTH_REQUIRED: bool(false),
+  // A bootstrap key with every scope, compared in constant time; never stored in the database.
+  ADMIN_API_KEY: optionalString.refine((v) => v === undefined || (v.length >= 24 && !/\s/.test(v)), {
+    error: 'must be at least 24 characters without spaces (e.g. the output of `openssl rand -base64 32`)',
+  }),
+  METRICS_REQUIRE_AUTH: bool(false),
+  // Failed key presentations per address per minute (also the burst) before the rest are refused unread.
+  AUTH_MAX_FAILURES_PER_MINUTE: int(30, 1, 100_000),
+  // The key the stdio MCP server acts as; unset, it is the local operator (every scope).
+  VIGIL_API_KEY: optionalString,
   MCP_SESSION_IDLE_MINUTES: int(30, 1, 1_440),
 
   RATE_LIMIT_MAX: int(300, 1, 1_000_000),
@@ -280,7 +291,19 @@ const configSchema = settingsSchema.transform((s) => ({
   /** Extra Host names and browser origins `/mcp` accepts (loopback ones always, on a loopback HOST). */
   allowedHosts: s.ALLOWED_HOSTS,
   allowedOrigins: s.ALLOWED_ORIGINS,
-  mcp: { maxSessions: s.MCP_MAX_SESSIONS, sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES },
+  mcp: {
+    maxSessions: s.MCP_MAX_SESSIONS,
+    sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES,
+    /** The key `npm run mcp` (stdio) acts as; unset, the local operator with every scope. */
+    stdioApiKey: s.VIGIL_API_KEY,
+  },
+  auth: {
+    /** Every operation needs a valid key (except health, readiness, docs and, unless told, metrics). */
+    required: s.AUTH_REQUIRED,
+    adminApiKey: s.ADMIN_API_KEY,
+    metricsRequireAuth: s.METRICS_REQUIRE_AUTH,
+    maxFailuresPerMinute: s.AUTH_MAX_FAILURES_PER_MINUTE,
+  },
   database: {
     url: s.DATABASE_URL,
     dataDir: resolve(s.DATA_DIR),

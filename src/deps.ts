@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { ApiKeyService } from './access/api-key.service.ts';
 import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
 import { PriceHub } from './market-data/hub/price-hub.ts';
@@ -37,6 +38,8 @@ export interface AppDeps {
   /** Where data tools report calls that carry a sessionId (the sessions domain records them). */
   readonly toolCalls: ToolCallRecorder;
   readonly fkDsl: FkDslService;
+  /** API keys: verification (cached), issue and revocation. */
+  readonly apiKeys: ApiKeyService;
 }
 
 export interface DepsOverrides {
@@ -107,6 +110,12 @@ export async function createDeps(
       config.fkDsl,
       serverInfo,
     ),
+    apiKeys: new ApiKeyService({
+      database,
+      clock,
+      logger: logger.child({ component: 'access' }),
+      adminApiKey: config.auth.adminApiKey,
+    }),
     toolCalls: overrides.toolCalls ?? {
       // Until analysis sessions exist, a call's session is only noted in the log.
       async record(call) {

@@ -1,16 +1,30 @@
-import { buildApp } from './app.ts';
+import { type App, buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
 import { createDeps } from './deps.ts';
 import { modules } from './modules.ts';
-import type { Viewer } from './platform/http/client-identity.ts';
+import { LOCAL_OPERATOR } from './platform/access/principal.ts';
+import { type Viewer, viewerOf } from './platform/http/client-identity.ts';
 import { exitAfterStop } from './platform/lifecycle.ts';
 import { routeConsoleToStderr, serveMcpStdio } from './platform/mcp/mcp-stdio.ts';
 
+const NO_ADDRESS = { clientId: 'local:stdio', remoteAddress: undefined };
+
 /**
- * The caller of every stdio request. stdio runs as the local operator: whoever can start this
- * process already has the machine's data and configuration.
+ * The caller of every stdio request: the key in VIGIL_API_KEY when it is set (so a desktop client
+ * can be given less than everything), else the local operator with every scope (whoever can start
+ * this process already has the machine's data and configuration). A key that does not verify is a
+ * start-up error, not a silent downgrade.
  */
-const LOCAL_OPERATOR: Viewer = { clientId: 'local:stdio', remoteAddress: undefined, hasApiKey: false };
+async function stdioCaller(app: App): Promise<Viewer> {
+  const key = app.deps.config.mcp.stdioApiKey;
+  if (!key) return viewerOf(NO_ADDRESS, LOCAL_OPERATOR);
+  const check = await app.deps.apiKeys.verify(key);
+  if (!check.ok)
+    throw new Error(
+      `VIGIL_API_KEY: the API key is ${check.reason === 'invalid' ? 'not valid' : check.reason}`,
+    );
+  return viewerOf(NO_ADDRESS, check.principal);
+}
 
 /**
  * MCP over stdio (`npm run -s mcp`): the same tools and resources as `/mcp`, for desktop MCP
@@ -33,7 +47,15 @@ async function main(): Promise<void> {
     await app.stop().catch(() => {});
     process.exit(1);
   }
-  const session = await serveMcpStdio({ server: app.mcp, caller: { viewer: LOCAL_OPERATOR } });
+  let viewer: Viewer;
+  try {
+    viewer = await stdioCaller(app);
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start');
+    await app.stop().catch(() => {});
+    process.exit(1);
+  }
+  const session = await serveMcpStdio({ server: app.mcp, caller: { viewer } });
   logger.info({ tools: app.tools.map((t) => t.name) }, 'mcp stdio server ready');
   await session.closed;
   shutdown('stdin closed');

@@ -1,3 +1,4 @@
+import { accessModule } from './access/access.module.ts';
 import type { AppDeps } from './deps.ts';
 import { fkDslModule } from './fk-dsl/fk-dsl.module.ts';
 import { marketDataModule } from './market-data/market-data.module.ts';
@@ -10,6 +11,7 @@ import { serverInfoModule } from './server-info/server-info.module.ts';
  * assembled from this list, in this order.
  */
 export const modules: readonly ModuleDefinition<AppDeps>[] = [
+  accessModule,
   serverInfoModule,
   marketDataModule,
   fkDslModule,

@@ -1,13 +1,17 @@
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { documentScopes } from './platform/graphql/scope-guard.ts';
 // Loads every module, and with them their `*.graphql.ts` files (which register types on the builder).
 import './modules.ts';
 
 let built: GraphQLSchema | undefined;
 
-/** The whole API, built once from what the modules registered on the builder. */
+/**
+ * The whole API, built once from what the modules registered on the builder; every root field's
+ * description ends with the scope it needs.
+ */
 export function buildSchema(): GraphQLSchema {
-  built ??= builder.toSchema();
+  built ??= documentScopes(builder.toSchema());
   return built;
 }
 

@@ -68,7 +68,7 @@ describe('GraphQL over graphql-ws on a listening server', () => {
   });
 
   it('answers queries over the socket and applies the same rate limit as HTTP', async () => {
-    const client = wsClient(`${t.wsUrl}/graphql`, { 'x-api-key': 'ws-client' });
+    const client = wsClient(`${t.wsUrl}/graphql`);
     try {
       const query = '{ serverInfo { liveInstances { id } databaseMode } }';
       const first = await take<{ serverInfo: { liveInstances: unknown[] } }>(client, query, 1);

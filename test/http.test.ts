@@ -146,7 +146,7 @@ describe('rate limits over HTTP', () => {
   });
 
   it('does not count introspection against the limit', async () => {
-    const key = { 'x-api-key': 'introspector' };
+    const key = { 'x-forwarded-for': '198.51.100.3' };
     for (let i = 0; i < 4; i++) {
       expect((await graphql(t.app, '{ __schema { queryType { name } } }', undefined, key)).status).toBe(200);
     }

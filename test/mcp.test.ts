@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { priceResource } from '../src/market-data/market-data.mcp.ts';
+import { anonymousPrincipal } from '../src/platform/access/principal.ts';
 import type { Viewer } from '../src/platform/http/client-identity.ts';
 import {
   createMcpHttpEndpoint,
@@ -138,8 +139,16 @@ const APP_ORIGIN = 'https://app.example';
 /** One client per X-API-Key value; requests without a key are one anonymous client. */
 function byApiKey(request: Request): Viewer {
   const key = request.headers.get('x-api-key');
-  return { clientId: key ? `key:${key}` : 'ip:test', remoteAddress: undefined, hasApiKey: Boolean(key) };
+  return testViewer(key ? `key:${key}` : 'ip:test');
 }
+
+/** An anonymous caller (every scope, as with AUTH_REQUIRED off) counted under `clientId`. */
+function testViewer(clientId: string): Viewer {
+  return { clientId, addressId: clientId, remoteAddress: undefined, principal: anonymousPrincipal(false) };
+}
+
+/** What the route layer hands the endpoint when a test calls it directly. */
+const ROUTE_CONTEXT = { params: {}, template: '/mcp', server: {}, viewer: testViewer('ip:test') };
 
 /** Reads a stream until `done` says the text so far is enough, or the stream ends. */
 async function readUntil(
@@ -437,11 +446,7 @@ describe('MCP', () => {
         maxSessions: 2,
         idleMs: 60_000,
         loopbackOnly: true,
-        identify: (request) => ({
-          clientId: request.headers.get('x-api-key') ? 'key:test' : 'ip:test',
-          remoteAddress: undefined,
-          hasApiKey: Boolean(request.headers.get('x-api-key')),
-        }),
+        identify: (request) => testViewer(request.headers.get('x-api-key') ? 'key:test' : 'ip:test'),
         now: () => now,
       });
     });
@@ -453,8 +458,7 @@ describe('MCP', () => {
       const client = new Client({ name: 'in-process', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
         requestInit: { headers },
-        fetch: async (url, init) =>
-          endpoint.handle(new Request(url, init), { params: {}, template: '/mcp', server: {} }),
+        fetch: async (url, init) => endpoint.handle(new Request(url, init), ROUTE_CONTEXT),
       });
       await client.connect(transport);
       clients.push({ client, transport });
@@ -530,7 +534,7 @@ describe('MCP', () => {
       });
     }
 
-    const context = { params: {}, template: '/mcp', server: {} };
+    const context = ROUTE_CONTEXT;
 
     /** One raw request; `key` is the client's X-API-Key. The body is left unread. */
     function send(

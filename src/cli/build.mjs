@@ -12,7 +12,8 @@ const dist = `${root}dist`;
 rmSync(dist, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/main.ts', 'src/mcp-stdio.ts'],
+  // Named, so every entry lands in dist/ itself, beside the chunks and migrations it loads.
+  entryPoints: { main: 'src/main.ts', 'mcp-stdio': 'src/mcp-stdio.ts', apikey: 'src/cli/apikey.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,11 +1,19 @@
-// What `npm start` and `npm run mcp` run: the bundle in dist/ when it is at least as new as every
-// file under src/ (`npm run build`; `npm install` builds it), else the TypeScript sources through
-// tsx. Either way the entry point runs in this process, so signals reach the server directly.
+// What `npm start`, `npm run mcp` and `npm run apikey` run: the bundle in dist/ when it is at least
+// as new as every file under src/ (`npm run build`; `npm install` builds it), else the TypeScript
+// sources through tsx. Either way the entry point runs in this process, so signals reach the
+// server directly.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const entry = process.argv[2] === 'mcp' ? 'mcp-stdio' : 'main';
+// Entry points by command word: bundled as dist/<name>.js, sources at src/<path>.
+const ENTRIES = new Map([
+  ['mcp', ['mcp-stdio', 'mcp-stdio.ts']],
+  ['apikey', ['apikey', 'cli/apikey.ts']],
+]);
+const [entry, source] = ENTRIES.get(process.argv[2]) ?? ['main', 'main.ts'];
+// A command line tool reads its own arguments from process.argv.slice(2), as when run directly.
+if (entry === 'apikey') process.argv.splice(2, 1);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = join(root, 'dist', `${entry}.js`);
 const stamp = join(root, 'dist', 'BUILD');
@@ -30,5 +38,5 @@ if (fresh) {
   }
   const { register } = await import('tsx/esm/api');
   register();
-  await import(pathToFileURL(join(root, 'src', `${entry}.ts`)).href);
+  await import(pathToFileURL(join(root, 'src', source)).href);
 }

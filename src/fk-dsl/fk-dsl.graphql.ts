@@ -122,9 +122,11 @@ builder.queryField('explainFkDsl', (t) =>
 builder.queryField('fkDslTask', (t) =>
   t.field({
     type: TaskRef,
-    description: 'Status (and, once completed, the result) of a submitted query: the `get-task-status` tool.',
+    description:
+      'Status (and, once completed, the result) of a submitted query: the `get-task-status` tool. ' +
+      'Only its submitter (or an admin) sees a task; anyone else gets NOT_FOUND.',
     args: { taskId: t.arg.id({ required: true }) },
-    resolve: (_root, { taskId }, ctx) => ctx.deps.fkDsl.task(String(taskId)),
+    resolve: (_root, { taskId }, ctx) => ctx.deps.fkDsl.task(String(taskId), ctx.viewer.principal),
   }),
 );
 
@@ -139,8 +141,10 @@ builder.queryField('fkDslMetrics', (t) =>
 builder.mutationField('submitFkDsl', (t) =>
   t.field({
     type: TaskRef,
-    description: 'Checks a query now and runs it in the background; poll fkDslTask(taskId) for the result.',
+    description:
+      'Checks a query now and runs it in the background; poll fkDslTask(taskId) for the result. ' +
+      'The task belongs to the caller.',
     args: { query: t.arg.string({ required: true, description: QUERY_DOC }) },
-    resolve: (_root, { query }, ctx) => ctx.deps.fkDsl.submit(query, ctx.viewer.clientId),
+    resolve: (_root, { query }, ctx) => ctx.deps.fkDsl.submit(query, ctx.viewer),
   }),
 );

@@ -3,9 +3,11 @@ import { parseInstrument } from '../market-data/instruments.ts';
 import { MAX_SYMBOLS_PER_REQUEST } from '../market-data/limits.ts';
 import type { MarketDataService } from '../market-data/market-data.service.ts';
 import type { Instrument } from '../market-data/types.ts';
+import { type Principal, requireScope } from '../platform/access/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database.ts';
 import { isAppError, ValidationError } from '../platform/errors.ts';
+import type { Viewer } from '../platform/http/client-identity.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import { INDICATOR_CONVENTIONS } from '../quant/indicators/index.ts';
@@ -194,16 +196,19 @@ export class FkDslService {
   }
 
   /**
-   * Validates the query now, then runs it in the background; returns the task to poll. `clientId`
-   * is the caller's: its unfinished tasks are capped and scheduled fairly against other clients'.
+   * Validates the query now, then runs it in the background; returns the task to poll. The task
+   * belongs to the caller's principal; its unfinished tasks are capped and scheduled fairly against
+   * other clients' under the caller's client id.
    */
-  async submit(query: string, clientId: string): Promise<TaskRow> {
+  async submit(query: string, viewer: Viewer): Promise<TaskRow> {
+    requireScope(viewer.principal, 'write', 'submitFkDsl');
     this.compile(query);
-    return this.#tasks.submit(query, clientId);
+    return this.#tasks.submit(query, viewer.clientId, viewer.principal.id);
   }
 
-  task(id: string): Promise<TaskRow> {
-    return this.#tasks.task(id);
+  /** A task, for its owner or an admin (not found for anyone else). */
+  task(id: string, viewer: Principal): Promise<TaskRow> {
+    return this.#tasks.task(id, viewer);
   }
 
   /** One `fkdsl.execute` job: runs the queued task that is fairest to run next (see TaskQueue). */

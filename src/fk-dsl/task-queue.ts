@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { mayAccessOwnedBy, type Principal } from '../platform/access/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database.ts';
 import { AppError, NotFoundError, ValidationError } from '../platform/errors.ts';
@@ -83,7 +84,8 @@ export class TaskQueue {
 
   constructor(private readonly deps: TaskQueueDeps) {}
 
-  async submit(query: string, clientId: string): Promise<TaskRow> {
+  /** `clientId` is what the task's limits count under; `owner` the principal that may read it. */
+  async submit(query: string, clientId: string, owner: string): Promise<TaskRow> {
     const { db, jobs, clock, settings } = this.deps;
     const id = randomUUID();
     const createdAt = clock.now();
@@ -93,18 +95,22 @@ export class TaskQueue {
       if (pending >= settings.maxPendingTasksPerClient) {
         throw new TooManyTasksError(settings.maxPendingTasksPerClient);
       }
-      await insertTask(tx, { id, query, clientId, createdAt });
+      await insertTask(tx, { id, query, clientId, owner, createdAt });
       await jobs.send(executeJob, { taskId: id }, { tx });
     });
     return (await findTask(db, id))!;
   }
 
-  async task(id: string): Promise<TaskRow> {
+  /**
+   * The task, for its owner or an admin. Anyone else is told it was not found, exactly as for an id
+   * that does not exist, so ids reveal nothing about other callers' work.
+   */
+  async task(id: string, viewer: Principal): Promise<TaskRow> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
       throw new ValidationError('taskId', 'must be a task id (UUID)');
     }
     const task = await findTask(this.deps.db, id);
-    if (!task) throw new NotFoundError('task', id);
+    if (!task || !mayAccessOwnedBy(viewer, task.owner)) throw new NotFoundError('task', id);
     return task;
   }
 

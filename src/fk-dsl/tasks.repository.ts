@@ -11,7 +11,7 @@ const PENDING = ['queued', 'running'] as const;
 
 export async function insertTask(
   db: Executor,
-  row: Pick<TaskRow, 'id' | 'query' | 'createdAt' | 'clientId'>,
+  row: Pick<TaskRow, 'id' | 'query' | 'createdAt' | 'clientId' | 'owner'>,
 ): Promise<void> {
   await db.insert(fkDslTasks).values({ ...row, status: 'queued' });
 }

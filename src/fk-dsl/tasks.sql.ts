@@ -19,6 +19,11 @@ export const fkDslTasks = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     /** Who submitted it (the caller's client id): per-client caps and fair scheduling. Null before it was kept. */
     clientId: text('client_id'),
+    /**
+     * The principal that submitted it (an API key's id, `admin`, `local` or `anonymous`): only it,
+     * or an admin, can see the task. Null for tasks kept before owners were recorded (admins only).
+     */
+    owner: text('owner'),
     /** The instance running it, so a crashed instance's tasks can be found and recovered. */
     instanceId: text('instance_id'),
     /** Times it was started; a task whose instance keeps dying is failed instead of run forever. */

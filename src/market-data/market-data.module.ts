@@ -1,3 +1,4 @@
+import { isIdentifiedAdmin } from '../platform/access/principal.ts';
 import { json } from '../platform/http/responses.ts';
 import { defineModule } from '../platform/module.ts';
 import type { PriceHub } from './hub/price-hub.ts';
@@ -49,26 +50,29 @@ export const marketDataModule = defineModule<MarketDataDeps>({
       methods: 'GET',
       path: '/ws/connections',
       summary: 'Open WebSocket connections, price subscriptions and upstream feeds.',
-      handler: (deps, host) => () => {
-        const s = deps.priceStreams.stats();
-        const hub = deps.priceHub.stats();
-        const connections = host.connections();
-        // Which symbols are watched says what someone trades: counts only, unless the operator opts in.
-        const expose = deps.config.exposeInstanceDetails;
-        return json({
-          active_connections: connections.total,
-          total_subscriptions: s.subscriptions,
-          subscribed_symbol_count: s.symbols.length,
-          ...(expose ? { subscribed_symbols: s.symbols } : {}),
-          price_stream_connections: s.connections,
-          connections_by_route: connections.byRoute,
-          hub: {
-            upstream_feeds: hub.feeds,
-            subscribers: hub.subscribers,
-            ...(expose ? { symbols: hub.symbols } : {}),
-          },
-        });
-      },
+      handler:
+        (deps, host) =>
+        (_request, { viewer }) => {
+          const s = deps.priceStreams.stats();
+          const hub = deps.priceHub.stats();
+          const connections = host.connections();
+          // Which symbols are watched says what someone trades: counts only, unless the operator opts
+          // in or an admin with a key asks.
+          const expose = deps.config.exposeInstanceDetails || isIdentifiedAdmin(viewer.principal);
+          return json({
+            active_connections: connections.total,
+            total_subscriptions: s.subscriptions,
+            subscribed_symbol_count: s.symbols.length,
+            ...(expose ? { subscribed_symbols: s.symbols } : {}),
+            price_stream_connections: s.connections,
+            connections_by_route: connections.byRoute,
+            hub: {
+              upstream_feeds: hub.feeds,
+              subscribers: hub.subscribers,
+              ...(expose ? { symbols: hub.symbols } : {}),
+            },
+          });
+        },
     },
   ],
   stop: async (deps) => {

@@ -58,7 +58,21 @@ export const PLATFORM_ERRORS = {
       'The request body or tool arguments do not match the schema; `details.issues` lists each problem.',
     mcp: 'protocol_error',
   },
-  NOT_FOUND: { status: 404, description: 'The thing asked for does not exist.' },
+  UNAUTHENTICATED: {
+    status: 401,
+    description:
+      'No API key where one is required, or one that is not valid, revoked or expired (`details.reason`). HTTP answers carry `WWW-Authenticate: Bearer`; WebSockets close with 4401.',
+  },
+  FORBIDDEN: {
+    status: 403,
+    description:
+      'The API key lacks the scope the operation needs; `details.scope` names it (`read`, `write` or `admin`). WebSockets close with 4403.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    description:
+      "The thing asked for does not exist (or belongs to another caller: other callers' ids are never confirmed).",
+  },
   UNKNOWN_TOOL: { status: 404, description: 'No tool has this name.', mcp: 'protocol_error' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but not with this HTTP method.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is over the size limit.' },

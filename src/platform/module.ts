@@ -1,5 +1,6 @@
+import type { Scope } from './access/principal.ts';
 import type { ErrorCodeTable } from './errors.ts';
-import type { Method, RouteHandler } from './http/http-routes.ts';
+import type { Method, RouteAccess, RouteHandler } from './http/http-routes.ts';
 import type { JobDefinition } from './jobs/job.ts';
 import type { JobHandler, WorkOptions } from './jobs/jobs.ts';
 import type { McpResourceTemplate } from './mcp/mcp-resources.ts';
@@ -68,6 +69,8 @@ export interface ModuleRoute<Deps> {
   readonly handler: (deps: Deps, host: HostInfo) => RouteHandler;
   /** One line for the API documentation page. */
   readonly summary: string;
+  /** Who may call it (default `read`). */
+  readonly access?: RouteAccess;
 }
 
 export interface ModuleSocket<Deps> {
@@ -75,6 +78,8 @@ export interface ModuleSocket<Deps> {
   readonly onConnection: (deps: Deps) => WsConnectionHandler;
   /** One line for the API documentation page. */
   readonly summary: string;
+  /** Scope a caller needs to connect (default `read`). */
+  readonly scope?: Scope;
 }
 
 /** Identity function that checks a module's shape where it is written. */

@@ -1,5 +1,7 @@
 import { setInterval as every } from 'node:timers/promises';
 import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { isIdentifiedAdmin } from '../platform/access/principal.ts';
 import { checkIntervalMs, UPDATE_INTERVAL_MS } from '../platform/limits.ts';
 import type { InstanceRow } from './instances.repository.ts';
 import type { ServerInfo } from './server-info.service.ts';
@@ -13,7 +15,10 @@ const DatabaseModeEnum = builder.enumType('DatabaseMode', {
 });
 
 /** Why hostnames and pids are withheld: they help an attacker and no anonymous caller needs them. */
-const PRIVATE = 'a host name and pid are not given to anonymous callers';
+const PRIVATE = 'a host name and pid are given only to admins with a key';
+
+const detailsFor = (ctx: GraphQLContext) =>
+  ctx.deps.config.exposeInstanceDetails || isIdentifiedAdmin(ctx.viewer.principal);
 
 const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement({
   description: 'A running Vigil process registered in the shared database.',
@@ -22,12 +27,12 @@ const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement(
     hostname: t.string({
       nullable: true,
       description: `Host the instance runs on; null unless EXPOSE_INSTANCE_DETAILS is on (${PRIVATE}).`,
-      resolve: (row, _args, ctx) => (ctx.deps.config.exposeInstanceDetails ? row.hostname : null),
+      resolve: (row, _args, ctx) => (detailsFor(ctx) ? row.hostname : null),
     }),
     pid: t.int({
       nullable: true,
       description: `Process id of the instance; null unless EXPOSE_INSTANCE_DETAILS is on (${PRIVATE}).`,
-      resolve: (row, _args, ctx) => (ctx.deps.config.exposeInstanceDetails ? row.pid : null),
+      resolve: (row, _args, ctx) => (detailsFor(ctx) ? row.pid : null),
     }),
     version: t.exposeString('version'),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),

@@ -29,11 +29,13 @@ describe('rate-limit identity on a listening server', () => {
       })
     ).status;
 
-  it('gives a new API key no new budget', async () => {
+  it('gives an invented API key no budget: it is refused, and the address keeps its own', async () => {
     const proxy = { 'x-forwarded-for': '198.51.100.10' };
-    expect(await call({ ...proxy, 'x-api-key': 'first' })).toBe(200);
-    expect(await call({ ...proxy, 'x-api-key': 'second' })).toBe(200);
-    expect(await call({ ...proxy, 'x-api-key': 'third' })).toBe(429);
+    expect(await call(proxy)).toBe(200);
+    expect(await call({ ...proxy, 'x-api-key': 'invented-1' })).toBe(401);
+    expect(await call({ ...proxy, 'x-api-key': 'invented-2' })).toBe(401);
+    expect(await call(proxy)).toBe(200);
+    expect(await call(proxy)).toBe(429);
   });
 
   it('ignores X-Forwarded-For entries left of the trusted hop', async () => {

@@ -100,27 +100,27 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
 
   it('refuses a client more unfinished tasks than FKDSL_MAX_PENDING_TASKS_PER_CLIENT, and only that client', async () => {
     const { tasks, sent } = queue({ maxPendingTasksPerClient: 3 });
-    for (const q of ['A1', 'A2', 'A3']) await tasks.submit(q, 'client-a');
-    const refused = await tasks.submit('A4', 'client-a').catch((error: unknown) => error);
+    for (const q of ['A1', 'A2', 'A3']) await tasks.submit(q, 'client-a', 'client-a');
+    const refused = await tasks.submit('A4', 'client-a', 'client-a').catch((error: unknown) => error);
     expect(refused).toMatchObject({
       code: 'TOO_MANY_TASKS',
       details: { limit: 3, setting: 'FKDSL_MAX_PENDING_TASKS_PER_CLIENT' },
       message: expect.stringContaining('FKDSL_MAX_PENDING_TASKS_PER_CLIENT'),
     });
     expect(sent).toHaveLength(3);
-    await expect(tasks.submit('B1', 'client-b')).resolves.toMatchObject({
+    await expect(tasks.submit('B1', 'client-b', 'client-b')).resolves.toMatchObject({
       status: 'queued',
       clientId: 'client-b',
     });
     // A finished task no longer counts.
     await tasks.runNext();
-    await expect(tasks.submit('A4', 'client-a')).resolves.toMatchObject({ status: 'queued' });
+    await expect(tasks.submit('A4', 'client-a', 'client-a')).resolves.toMatchObject({ status: 'queued' });
   });
 
   it('holds the cap when one client submits many at the same moment', async () => {
     const { tasks } = queue({ maxPendingTasksPerClient: 3 });
     const answers = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, i) => tasks.submit(`C${i}`, 'client-c')),
+      Array.from({ length: 12 }, (_, i) => tasks.submit(`C${i}`, 'client-c', 'client-c')),
     );
     expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(3);
     for (const a of answers.filter((a) => a.status === 'rejected')) {
@@ -130,16 +130,16 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
 
   it("runs another client's task next instead of after one client's whole backlog", async () => {
     const { tasks, ran, drain } = queue();
-    for (let i = 1; i <= 6; i++) await tasks.submit(`A${i}`, 'client-a');
-    await tasks.submit('B1', 'client-b');
+    for (let i = 1; i <= 6; i++) await tasks.submit(`A${i}`, 'client-a', 'client-a');
+    await tasks.submit('B1', 'client-b', 'client-b');
     await drain();
     expect(ran).toEqual(['A1', 'B1', 'A2', 'A3', 'A4', 'A5', 'A6']);
   });
 
   it('takes turns between clients, and favours the client with nothing running', async () => {
     const { tasks, ran, gates, drain } = queue();
-    for (const q of ['A1', 'A2', 'A3']) await tasks.submit(q, 'client-a');
-    for (const q of ['B1', 'B2', 'B3']) await tasks.submit(q, 'client-b');
+    for (const q of ['A1', 'A2', 'A3']) await tasks.submit(q, 'client-a', 'client-a');
+    for (const q of ['B1', 'B2', 'B3']) await tasks.submit(q, 'client-b', 'client-b');
     let release!: () => void;
     gates.set('A1', new Promise((resolve) => (release = resolve)));
     const first = tasks.runNext();
@@ -154,8 +154,8 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
 
   it('fails a task whose result is over FKDSL_MAX_RESULT_BYTES instead of storing part of it', async () => {
     const { tasks, drain } = queue({ maxResultBytes: 1_024 });
-    const big = await tasks.submit('BIG', 'client-a');
-    const small = await tasks.submit('SMALL', 'client-a');
+    const big = await tasks.submit('BIG', 'client-a', 'client-a');
+    const small = await tasks.submit('SMALL', 'client-a', 'client-a');
     await drain();
     expect(await row(big.id)).toMatchObject({
       status: 'failed',
@@ -282,7 +282,7 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
 
   it('keeps the outcome of the newer run when a task was recovered while its old run went on', async () => {
     const { tasks, gates } = queue();
-    const task = await tasks.submit('SLOW', 'client-a');
+    const task = await tasks.submit('SLOW', 'client-a', 'client-a');
     let release!: () => void;
     gates.set('SLOW', new Promise((resolve) => (release = resolve)));
     const run = tasks.runNext();
@@ -296,7 +296,7 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
 
   it("requeues this instance's own task when its run ended without storing an outcome", async () => {
     const { tasks } = queue();
-    const task = await tasks.submit('STRANDED', 'client-a');
+    const task = await tasks.submit('STRANDED', 'client-a', 'client-a');
     // A run claimed it and then lost its database before storing the outcome: the row says this
     // (live) instance runs it, but nothing here does any more.
     const startedAt = new Date(clock.peek().getTime() - 5 * MINUTE);
@@ -310,7 +310,7 @@ describe.each(drivers)('FK-DSL background tasks on %s', (driver) => {
 
   it('leaves alone a task this instance is running, however long it runs', async () => {
     const { tasks, gates } = queue();
-    const task = await tasks.submit('LONG', 'client-a');
+    const task = await tasks.submit('LONG', 'client-a', 'client-a');
     let release!: () => void;
     gates.set('LONG', new Promise((resolve) => (release = resolve)));
     const run = tasks.runNext();

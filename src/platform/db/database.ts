@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { type ExtractTablesWithRelations, sql as sqlText } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -27,6 +27,11 @@ interface HandleBase {
   readonly timeouts: DatabaseTimeouts;
   /** /readyz: the database answers and every table the app serves from exists (cheap: catalog only). */
   ping(): Promise<void>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel` (from any instance on the same
+   * database, see `notify`). Resolves once listening; the returned function stops it.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 export interface PostgresHandle extends HandleBase {
@@ -102,6 +107,11 @@ function openPostgres(url: string, options: DatabaseOptions): PostgresHandle {
     async ping() {
       await schemaCheck(db, tables);
     },
+    async listen(channel, onMessage) {
+      // postgres.js keeps one dedicated connection for LISTEN and re-listens after a reconnect.
+      const { unlisten } = await sql.listen(channel, onMessage);
+      return unlisten;
+    },
     async close() {
       await sql.end({ timeout: 5 });
     },
@@ -136,6 +146,12 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
     async ping() {
       await schemaCheck(db, tables);
     },
+    async listen(channel, onMessage) {
+      const unlisten = await pglite.listen(channel, onMessage);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
     async close() {
       try {
         if (!pglite.closed) await pglite.close();
@@ -144,4 +160,12 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
       }
     },
   };
+}
+
+/**
+ * Sends `payload` to every listener of `channel` (see `DatabaseHandle.listen`). Inside a transaction
+ * it is delivered when, and only if, the transaction commits.
+ */
+export async function notify(db: Executor, channel: string, payload: string): Promise<void> {
+  await db.execute(sqlText`select pg_notify(${channel}, ${payload})`);
 }

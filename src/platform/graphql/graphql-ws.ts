@@ -1,8 +1,11 @@
 import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import type { WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { AccessGate } from '../access/access-gate.ts';
+import type { Viewer } from '../http/client-identity.ts';
 import type { OperationRunner } from '../operations/runner.ts';
-import { RateGate } from '../ws/socket-limits.ts';
+import { CLOSE_POLICY, closeReason, RateGate } from '../ws/socket-limits.ts';
+import { CLOSE_UNAUTHENTICATED, expiryTimer, viewerOfSocket } from '../ws/upgrade-router.ts';
 
 export interface GraphqlWsLimits {
   /** Operations one connection may have running at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS). */
@@ -11,13 +14,42 @@ export interface GraphqlWsLimits {
   readonly subscribeRate: { readonly perSecond: number; readonly burst: number };
 }
 
+export interface GraphqlWsServer {
+  /** Ends every connection of one client with 4401 (its key was revoked); returns how many. */
+  closeClient(clientId: string, reason?: string): number;
+  dispose(): Promise<void>;
+}
+
 /**
  * graphql-ws over the operation runner, so the plugins that guard HTTP (rate limits, error
- * masking) guard WebSocket operations too. Each connection may run a bounded number of operations
- * and start them at a bounded rate; a refused one gets an error result and the connection stays.
- * Returns a dispose function.
+ * masking, scopes) guard WebSocket operations too. The caller is the upgrade's, or the key in
+ * `connectionParams` (`apiKey`, or `authorization: "Bearer <key>"`); a connection without a valid
+ * one where keys are required is closed with 4401. Each connection may run a bounded number of
+ * operations and start them at a bounded rate; a refused one gets an error result and the
+ * connection stays.
  */
-export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer, limits: GraphqlWsLimits) {
+export function serveGraphqlWs(
+  runner: OperationRunner,
+  wss: WebSocketServer,
+  limits: GraphqlWsLimits,
+  gate: AccessGate,
+): GraphqlWsServer {
+  const viewers = new WeakMap<object, Viewer>();
+  const byClient = new Map<string, Set<WebSocket>>();
+  const track = (socket: WebSocket, viewer: Viewer) => {
+    let set = byClient.get(viewer.clientId);
+    if (!set) {
+      set = new Set();
+      byClient.set(viewer.clientId, set);
+    }
+    set.add(socket);
+    const expiry = expiryTimer(viewer, () => socket.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'));
+    socket.once('close', () => {
+      if (expiry) clearTimeout(expiry);
+      set.delete(socket);
+      if (set.size === 0) byClient.delete(viewer.clientId);
+    });
+  };
   const prepared = new WeakMap<
     object,
     Extract<Awaited<ReturnType<OperationRunner['prepare']>>, { ok: true }>
@@ -31,8 +63,23 @@ export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer, li
     }
     return gate;
   };
-  return useServer(
+  const server = useServer(
     {
+      onConnect: async (ctx) => {
+        const socket = ctx.extra.socket as WebSocket;
+        const upgraded = viewerOfSocket(socket);
+        if (!upgraded) return false;
+        const outcome = await gate.connectionParams(ctx.connectionParams, upgraded);
+        if (!outcome.ok) {
+          const code = outcome.error.code === 'RATE_LIMITED' ? CLOSE_POLICY : CLOSE_UNAUTHENTICATED;
+          // Closed here with its own code; graphql-ws's 4403 that follows is then a no-op.
+          socket.close(code, closeReason(outcome.error.message));
+          return false;
+        }
+        viewers.set(socket, outcome.viewer);
+        track(socket, outcome.viewer);
+        return true;
+      },
       execute: (args) => prepared.get(args.rootValue as object)!.execute(args),
       subscribe: (args) => prepared.get(args.rootValue as object)!.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
@@ -69,6 +116,7 @@ export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer, li
           operationName: payload.operationName ?? undefined,
           variables: payload.variables ?? undefined,
           transport: { req: ctx.extra.request, socket: ctx.extra.socket },
+          viewer: viewers.get(ctx.extra.socket),
         });
         if (!result.ok) return result.errors.map(withoutHttp);
         // The root value is only a key back to this operation's enveloped execute/subscribe.
@@ -84,6 +132,16 @@ export function serveGraphqlWs(runner: OperationRunner, wss: WebSocketServer, li
     },
     wss,
   );
+  return {
+    closeClient(clientId, reason = 'the API key has been revoked') {
+      const sockets = [...(byClient.get(clientId) ?? [])];
+      for (const socket of sockets) socket.close(CLOSE_UNAUTHENTICATED, reason);
+      return sockets.length;
+    },
+    dispose: async () => {
+      await server.dispose();
+    },
+  };
 }
 
 function withoutHttp(error: GraphQLError): GraphQLError {

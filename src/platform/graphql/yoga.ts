@@ -20,6 +20,7 @@ import { CSRF_HEADERS, httpGuardPlugin } from './http-guard.ts';
 import { operationGuardPlugin } from './operation-guard.ts';
 import { boundedParseCache } from './parse-cache.ts';
 import { type RateLimitOptions, rateLimitPlugin } from './rate-limit.ts';
+import { scopeGuardPlugin } from './scope-guard.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -132,10 +133,12 @@ export function createGraphQLServer<Context extends BaseContext>(
         });
       },
     },
-    // Order matters: a request or document the guards refuse never reaches the rate limiter.
+    // Order matters: a request or document the guards refuse (a caller without the scope
+    // included) never reaches the rate limiter, so it spends nothing.
     plugins: [
       httpGuardPlugin({ maxBodyBytes: options.maxBodyBytes }),
       operationGuardPlugin({ limits: options.documentLimits, introspection: options.introspection }),
+      scopeGuardPlugin(),
       rateLimitPlugin(options.rateLimit),
       ...(options.aroundOperation ? [aroundOperationPlugin(options.aroundOperation)] : []),
     ],

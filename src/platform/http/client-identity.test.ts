@@ -1,19 +1,30 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { forwardedClient, identifyClient, limitKey, normalizeAddress } from './client-identity.ts';
+import { anonymousPrincipal, effectiveScopes, type Principal } from '../access/principal.ts';
+import { forwardedClient, identifyClient, limitKey, normalizeAddress, viewerOf } from './client-identity.ts';
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] });
 const from = (address: string) => ({ socket: { remoteAddress: address } }) as unknown as IncomingMessage;
 
 describe('identifyClient', () => {
-  it('identifies by address: an API key is a label, not a budget of its own', () => {
+  it('identifies by address: a presented key is not an identity until it is verified', () => {
     const a = identifyClient(headers({ 'x-api-key': 'invented-1' }), from('203.0.113.9'), 0);
     const b = identifyClient(headers({ 'x-api-key': 'invented-2' }), from('203.0.113.9'), 0);
     expect(a.clientId).toBe('ip:203.0.113.9');
     expect(b.clientId).toBe(a.clientId);
-    expect(a.apiKeyLabel).toMatch(/^key:[0-9a-f]{24}$/);
-    expect(a.apiKeyLabel).not.toBe(b.apiKeyLabel);
     expect(JSON.stringify(a)).not.toContain('invented');
+  });
+
+  it('counts a verified key under the key, wherever it calls from', () => {
+    const key: Principal = { kind: 'key', id: 'k1', name: 'ci', scopes: effectiveScopes(['read']) };
+    const here = viewerOf(identifyClient(headers({}), from('203.0.113.9'), 0), key);
+    const there = viewerOf(identifyClient(headers({}), from('198.51.100.1'), 0), key);
+    expect(here.clientId).toBe('key:k1');
+    expect(there.clientId).toBe(here.clientId);
+    const anonymous = anonymousPrincipal(true);
+    expect(viewerOf(identifyClient(headers({}), from('203.0.113.9'), 0), anonymous).clientId).toBe(
+      'ip:203.0.113.9',
+    );
   });
 
   it('ignores X-Forwarded-For unless proxies are trusted', () => {

@@ -1,24 +1,40 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import type { Principal } from '../access/principal.ts';
 
-/** Who is calling, as far as rate limits and (later) authorization are concerned. */
-export interface Viewer {
+/** Where a request comes from, as limits count anonymous callers. */
+export interface ClientAddress {
   /**
-   * Stable key for per-client limits: `ip:<address>` (an IPv6 client by its /64, the block one
-   * subscriber gets). Never taken from a header the client may write freely.
+   * `ip:<address>` (an IPv6 client by its /64, the block one subscriber gets). Never taken from a
+   * header the client may write freely.
    */
   readonly clientId: string;
   readonly remoteAddress: string | undefined;
-  readonly hasApiKey: boolean;
-  /**
-   * `key:<sha256 prefix>` of the X-API-Key header, for logs only. Keys are not validated yet, so a
-   * key is not an identity: inventing one must not buy a fresh budget.
-   */
-  readonly apiKeyLabel?: string | undefined;
 }
 
-export const API_KEY_HEADER = 'x-api-key';
+/** Who is calling: the authenticated principal, and the key its limits are counted under. */
+export interface Viewer {
+  /**
+   * Stable key for per-client limits: `key:<id>` for a principal with a key (however many
+   * addresses it calls from), `local` for the stdio operator, and the address for anonymous callers.
+   */
+  readonly clientId: string;
+  /** The address-based id (`ip:<address>`) whatever the principal: failures are counted under it. */
+  readonly addressId: string;
+  readonly remoteAddress: string | undefined;
+  readonly principal: Principal;
+}
+
+/** The viewer of an authenticated call: limits follow the principal when it holds a key. */
+export function viewerOf(address: ClientAddress, principal: Principal): Viewer {
+  const clientId =
+    principal.kind === 'anonymous'
+      ? address.clientId
+      : principal.kind === 'local'
+        ? 'local'
+        : `key:${principal.id}`;
+  return { clientId, addressId: address.clientId, remoteAddress: address.remoteAddress, principal };
+}
 
 /**
  * The client is the remote address. Behind `trustProxyHops` proxies, it is the address the
@@ -30,18 +46,12 @@ export function identifyClient(
   headers: { get(name: string): string | null | undefined },
   req: IncomingMessage | undefined,
   trustProxyHops: number,
-): Viewer {
+): ClientAddress {
   const socketAddress = normalizeAddress(req?.socket.remoteAddress);
   const remoteAddress =
     (trustProxyHops > 0 ? forwardedClient(headers.get('x-forwarded-for'), trustProxyHops) : undefined) ??
     socketAddress;
-  const apiKey = headers.get(API_KEY_HEADER)?.trim();
-  return {
-    clientId: remoteAddress ? `ip:${limitKey(remoteAddress)}` : 'ip:unknown',
-    remoteAddress,
-    hasApiKey: Boolean(apiKey),
-    apiKeyLabel: apiKey ? `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 24)}` : undefined,
-  };
+  return { clientId: remoteAddress ? `ip:${limitKey(remoteAddress)}` : 'ip:unknown', remoteAddress };
 }
 
 /** The address `hops` entries from the right of an X-Forwarded-For value (the leftmost if fewer). */

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { HttpRoutes } from './http-routes.ts';
+import type { HttpRoutes, RouteAccess } from './http-routes.ts';
 import { json } from './responses.ts';
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -14,31 +14,50 @@ export interface OperationalOptions {
   readonly registry: Registry;
   /** The index at `/`: every route, read when asked (routes registered later are included). */
   readonly index: () => Readonly<Record<string, unknown>>;
+  /** Who may read `/metrics` (METRICS_REQUIRE_AUTH: `read`, else public). */
+  readonly metricsAccess: RouteAccess;
 }
 
-/** `/healthz` (the process answers), `/readyz` (its dependencies answer), `/metrics`, and `/`. */
+/**
+ * `/healthz` (the process answers), `/readyz` (its dependencies answer), `/metrics`, and `/`. Health,
+ * readiness and the index are public: orchestrators and people finding their way carry no key.
+ */
 export function registerOperationalRoutes(routes: HttpRoutes, options: OperationalOptions): void {
-  routes.add('GET', '/healthz', () =>
-    json({ status: 'ok', version: options.version, uptime_seconds: options.uptimeSeconds() }),
+  const PUBLIC = { access: 'public' } as const;
+  routes.add(
+    'GET',
+    '/healthz',
+    () => json({ status: 'ok', version: options.version, uptime_seconds: options.uptimeSeconds() }),
+    PUBLIC,
   );
 
-  routes.add('GET', '/readyz', async () => {
-    const names = Object.keys(options.checks);
-    const results = await Promise.all(names.map((name) => check(options.checks[name]!)));
-    const checks = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
-    const lifecycle = options.state();
-    const ready = lifecycle === 'running' && results.every((r) => r.ok);
-    return json({ status: ready ? 'ready' : 'not_ready', state: lifecycle, checks }, ready ? 200 : 503, {
-      'cache-control': 'no-store',
-    });
-  });
+  routes.add(
+    'GET',
+    '/readyz',
+    async () => {
+      const names = Object.keys(options.checks);
+      const results = await Promise.all(names.map((name) => check(options.checks[name]!)));
+      const checks = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
+      const lifecycle = options.state();
+      const ready = lifecycle === 'running' && results.every((r) => r.ok);
+      return json({ status: ready ? 'ready' : 'not_ready', state: lifecycle, checks }, ready ? 200 : 503, {
+        'cache-control': 'no-store',
+      });
+    },
+    PUBLIC,
+  );
 
-  routes.add('GET', '/metrics', async () => {
-    const registry = options.registry;
-    return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
-  });
+  routes.add(
+    'GET',
+    '/metrics',
+    async () => {
+      const registry = options.registry;
+      return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
+    },
+    { access: options.metricsAccess },
+  );
 
-  routes.add('GET', '/', () => json({ name: 'vigil', version: options.version, ...options.index() }));
+  routes.add('GET', '/', () => json({ name: 'vigil', version: options.version, ...options.index() }), PUBLIC);
 }
 
 interface CheckResult {

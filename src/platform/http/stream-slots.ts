@@ -6,6 +6,8 @@
  */
 export class StreamSlots {
   readonly #open = new Map<string, number>();
+  /** How to end each open stream, per client (a revoked key's streams end at once). */
+  readonly #enders = new Map<string, Set<() => void>>();
 
   constructor(readonly maxPerClient: number) {}
 
@@ -20,15 +22,34 @@ export class StreamSlots {
     if (open >= this.maxPerClient) return undefined;
     this.#open.set(clientId, open + 1);
     let released = false;
+    let enders = this.#enders.get(clientId);
+    if (!enders) {
+      enders = new Set();
+      this.#enders.set(clientId, enders);
+    }
+    const ends = enders;
+    let end = () => {};
     const release = () => {
       if (released) return;
       released = true;
+      ends.delete(end);
+      if (ends.size === 0 && this.#enders.get(clientId) === ends) this.#enders.delete(clientId);
       const left = (this.#open.get(clientId) ?? 1) - 1;
       if (left > 0) this.#open.set(clientId, left);
       else this.#open.delete(clientId);
     };
     signal.addEventListener('abort', release, { once: true });
-    return untilBodyEnds(response, release);
+    const counted = untilBodyEnds(response, release);
+    end = counted.end;
+    ends.add(end);
+    return counted.response;
+  }
+
+  /** Ends every stream of one client (its key was revoked); returns how many. */
+  closeClient(clientId: string): number {
+    const enders = [...(this.#enders.get(clientId) ?? [])];
+    for (const end of enders) end();
+    return enders.length;
   }
 
   /** Streams open for a client (for tests and listings). */
@@ -37,17 +58,38 @@ export class StreamSlots {
   }
 }
 
-/** The same response, calling `done` once when its body has been read to the end or cancelled. */
-function untilBodyEnds(response: Response, done: () => void): Response {
+/**
+ * The same response, calling `done` once when its body has been read to the end or cancelled; `end`
+ * closes the body early (what the client has read stays valid; the upstream stream is cancelled).
+ */
+function untilBodyEnds(response: Response, done: () => void): { response: Response; end: () => void } {
   if (!response.body) {
     done();
-    return response;
+    return { response, end: () => {} };
   }
   const reader = response.body.getReader();
+  let ended = false;
+  let control: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    done();
+    void reader.cancel('ended by the server').catch(() => {});
+    try {
+      control?.close();
+    } catch {
+      // Already closed or errored.
+    }
+  };
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      control = controller;
+    },
     async pull(controller) {
+      if (ended) return;
       try {
         const chunk = await reader.read();
+        if (ended) return;
         if (chunk.done) {
           done();
           controller.close();
@@ -64,11 +106,14 @@ function untilBodyEnds(response: Response, done: () => void): Response {
       return reader.cancel(reason);
     },
   });
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  return {
+    response: new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
+    end,
+  };
 }
 
 /** Is the response a server-sent-event stream (a subscription over SSE)? */

@@ -3,6 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { AppError, ErrorTable } from '../errors.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import type { RouteContext, RouteHandler } from '../http/http-routes.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -33,7 +34,10 @@ export interface McpHttpOptions extends McpGuardOptions {
   readonly streamMaxAgeMs?: number;
   /** SSE keep-alive interval (default MCP_KEEP_ALIVE_MS): what lets a vanished client be noticed. */
   readonly keepAliveMs?: number;
-  /** Who sent a request (API key, address); each tool call runs as the request that carried it. */
+  /**
+   * Who sent a request; default the caller the route layer authenticated. Each tool call runs as
+   * the request that carried it.
+   */
   readonly identify?: (request: Request, context: RouteContext) => Viewer;
   readonly now?: () => number;
 }
@@ -45,6 +49,10 @@ export interface McpHttpEndpoint {
   readonly streamCount: number;
   /** Closes idle sessions and notification streams past their age now (also runs on a timer). */
   sweep(): void;
+  /** Closes every session of one client (its key was revoked); returns how many. */
+  closeClient(clientId: string): number;
+  /** A caller refused before MCP (401, 403, 429) as a JSON-RPC error, with CORS for listed origins. */
+  refusal(error: AppError, errors: ErrorTable, request: Request): Response;
   /**
    * Refuses new requests, ends every notification stream, lets requests in flight finish for up to
    * `drainMs`, then closes every session (their resource subscriptions end). Idempotent.
@@ -217,7 +225,7 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
     if (closing) return rpcError(503, -32000, 'the server is shutting down');
     const caller: Caller = {
       request,
-      ...(options.identify ? { viewer: options.identify(request, context) } : {}),
+      viewer: options.identify?.(request, context) ?? context.viewer,
     };
     const clientId = caller.viewer?.clientId ?? 'unknown';
     // The SDK hands `authInfo` to every handler of the messages this request carries: it is how
@@ -248,6 +256,30 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
       return count;
     },
     sweep,
+
+    refusal(error, errors, request) {
+      const status = errors.status(error.code);
+      const retryAfter = error.details?.retryAfterSeconds;
+      const headers: Record<string, string> =
+        typeof retryAfter === 'number' && retryAfter > 0
+          ? { 'retry-after': String(Math.ceil(retryAfter)) }
+          : {};
+      const response = new Response(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: error.message, data: { code: error.code, ...error.details } },
+          id: null,
+        }),
+        { status, headers: { 'content-type': 'application/json', ...headers } },
+      );
+      return guard.withCors(request, response);
+    },
+
+    closeClient(clientId) {
+      const owned = [...sessions.values()].filter((session) => session.clientId === clientId);
+      for (const session of owned) void closeSession(session);
+      return owned.length;
+    },
 
     async handle(request, context) {
       const refused = guard.refuse(request);

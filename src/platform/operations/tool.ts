@@ -1,5 +1,7 @@
-import { type GraphQLSchema, parse, validate } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, Kind, parse, validate } from 'graphql';
 import { z } from 'zod';
+import { SCOPES, type Scope } from '../access/principal.ts';
+import { rootFieldNames, scopeOfField } from '../graphql/scope-guard.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import { operationNames, operationVariables, zodForInputType } from './operation-input.ts';
 import type { OperationRunner } from './runner.ts';
@@ -68,6 +70,8 @@ export interface CheckedTool {
   readonly definition: ToolDefinition<unknown>;
   readonly name: string;
   readonly inputSchema: z.ZodObject;
+  /** The scope a caller needs: the highest any root field of its operations needs. */
+  readonly scope: Scope;
 }
 
 /** A checked tool, ready to call: its operation runs through the runner (see `compileTools`). */
@@ -185,10 +189,30 @@ function checkTool(schema: GraphQLSchema, definition: ToolDefinition<never>): Ch
     shape[name] = field;
   }
   return {
-    tool: { definition: checked, name: checked.name, inputSchema: z.strictObject(shape) },
+    tool: {
+      definition: checked,
+      name: checked.name,
+      inputSchema: z.strictObject(shape),
+      scope: scopeOfDocument(schema, document),
+    },
     operations,
     variableNames: [...variables.keys()],
   };
+}
+
+/** The highest scope any root field of any operation in the document needs. */
+function scopeOfDocument(schema: GraphQLSchema, document: DocumentNode): Scope {
+  let rank = 0;
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    const root = schema.getRootType(definition.operation);
+    if (!root) continue;
+    for (const name of rootFieldNames(document, definition.selectionSet)) {
+      if (name.startsWith('__')) continue;
+      rank = Math.max(rank, SCOPES.indexOf(scopeOfField(root, name, definition.operation)));
+    }
+  }
+  return SCOPES[rank]!;
 }
 
 /** Every problem with its argument path, in one message; the list in `details.issues`. */

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { SCOPE_MEANING, SCOPES } from '../access/principal.ts';
 import type { HttpRoutes } from '../http/http-routes.ts';
 import { errorBody, json } from '../http/responses.ts';
 import { type ApiDescription, buildOpenApiDocument, openApiPath } from './openapi.ts';
@@ -115,46 +116,63 @@ export function registerDocsRoutes(routes: HttpRoutes, api: ApiDescription): voi
     own[name] ? createHash('sha256').update(own[name].text).digest('hex').slice(0, 12) : swaggerVersion;
   const url = (name: string) => `${ASSET_PREFIX}${name}?v=${versionOf(name)}`;
 
+  // The documentation is public: it is how a caller learns how to present a key.
+  const PUBLIC = { access: 'public' } as const;
   let document: string | undefined;
-  routes.add('GET', DOCS_PATHS.openapi, () => {
-    document ??= JSON.stringify(buildOpenApiDocument(api));
-    return new Response(document, {
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' },
-    });
-  });
+  routes.add(
+    'GET',
+    DOCS_PATHS.openapi,
+    () => {
+      document ??= JSON.stringify(buildOpenApiDocument(api));
+      return new Response(document, {
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' },
+      });
+    },
+    PUBLIC,
+  );
 
   let page: string | undefined;
-  routes.add('GET', DOCS_PATHS.docs, () => {
-    page ??= renderPage(api, url);
-    return new Response(page, {
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-cache',
-        'content-security-policy': CSP,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-      },
-    });
-  });
+  routes.add(
+    'GET',
+    DOCS_PATHS.docs,
+    () => {
+      page ??= renderPage(api, url);
+      return new Response(page, {
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-cache',
+          'content-security-policy': CSP,
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
+        },
+      });
+    },
+    PUBLIC,
+  );
 
-  routes.add('GET', DOCS_PATHS.assets, async (request, { params }) => {
-    const name = params.file ?? '';
-    const pending = asset(name);
-    if (!pending) return json(errorBody('NOT_FOUND', 'no such documentation asset'), 404);
-    const file = await pending;
-    const gzipOk = /\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '');
-    const body = gzipOk ? file.gzipped : file.body;
-    return new Response(body as Uint8Array<ArrayBuffer>, {
-      headers: {
-        'content-type': file.type,
-        'content-length': String(body.byteLength),
-        'cache-control': IMMUTABLE,
-        'x-content-type-options': 'nosniff',
-        vary: 'accept-encoding',
-        ...(gzipOk ? { 'content-encoding': 'gzip' } : {}),
-      },
-    });
-  });
+  routes.add(
+    'GET',
+    DOCS_PATHS.assets,
+    async (request, { params }) => {
+      const name = params.file ?? '';
+      const pending = asset(name);
+      if (!pending) return json(errorBody('NOT_FOUND', 'no such documentation asset'), 404);
+      const file = await pending;
+      const gzipOk = /\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '');
+      const body = gzipOk ? file.gzipped : file.body;
+      return new Response(body as Uint8Array<ArrayBuffer>, {
+        headers: {
+          'content-type': file.type,
+          'content-length': String(body.byteLength),
+          'cache-control': IMMUTABLE,
+          'x-content-type-options': 'nosniff',
+          vary: 'accept-encoding',
+          ...(gzipOk ? { 'content-encoding': 'gzip' } : {}),
+        },
+      });
+    },
+    PUBLIC,
+  );
 }
 
 function renderPage(api: ApiDescription, url: (name: string) => string): string {
@@ -164,7 +182,7 @@ function renderPage(api: ApiDescription, url: (name: string) => string): string 
   const tools = api.tools
     .map(
       (t) =>
-        `<li><code>${esc(t.name)}</code> <span class="tool-desc" title="${esc(t.definition.description)}">${esc(t.definition.description)}</span></li>`,
+        `<li><code>${esc(t.name)}</code> <small>${esc(t.scope)}</small> <span class="tool-desc" title="${esc(t.definition.description)}">${esc(t.definition.description)}</span></li>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -184,6 +202,9 @@ function renderPage(api: ApiDescription, url: (name: string) => string): string 
 <p>GraphQL is the source of truth: explore it in <a href="/graphql">GraphiQL</a>. The HTTP routes below are
 described by <a href="${DOCS_PATHS.openapi}">the OpenAPI 3.1 document</a>; errors are
 <code>{"error": {"code", "message", "details"}, "detail"}</code> with an honest status.</p>
+<p><strong>Access:</strong> send an API key as <code>Authorization: Bearer &lt;key&gt;</code> or
+<code>X-API-Key</code> (the <em>Authorize</em> button below). Scopes: ${SCOPES.map((scope) => `<code>${scope}</code> ${esc(SCOPE_MEANING[scope])}`).join('; ')}.
+Each operation names the scope it needs; GraphQL fields say so in their descriptions.</p>
 <div class="grid">
 <section>
 <h2>MCP</h2>

@@ -140,11 +140,14 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
     },
   });
 
+  // Health, readiness, the index and the documentation need no key (`security: []`); /metrics
+  // follows METRICS_REQUIRE_AUTH, so it keeps the document's default.
   const simple = (path: string, id: string, summary: string, content: Json, extra: Json = {}) =>
     operation(path, 'get', {
       tags: ['Operations'],
       operationId: id,
       summary,
+      ...(path === '/metrics' ? {} : { security: [] }),
       responses: { 200: { description: 'OK', content }, ...extra },
     });
   const health = jsonSchemaOf(

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { SCOPE_MEANING, SCOPES } from '../access/principal.ts';
 import type { ErrorTable } from '../errors.ts';
-import type { Method } from '../http/http-routes.ts';
+import type { Method, RouteAccess } from '../http/http-routes.ts';
 import { jsonSchemaOf } from '../operations/json-schema.ts';
 import type { Tool } from '../operations/tool.ts';
 import { addPlatformPaths } from './openapi-platform.ts';
@@ -24,6 +25,8 @@ export interface ApiDescription {
     readonly path: string;
     readonly methods: Method | readonly Method[];
     readonly summary: string;
+    /** Who may call it (default `read`). */
+    readonly access?: RouteAccess | undefined;
   }[];
   /** WebSocket routes (OpenAPI has no WebSocket operations: they go to `x-websockets`). */
   readonly sockets: readonly { readonly path: string; readonly summary: string }[];
@@ -146,7 +149,8 @@ export function buildOpenApiDocument(api: ApiDescription): Json {
       tags: ['MCP tools'],
       operationId: camel(`call ${tool.name}`),
       summary: tool.definition.title,
-      description: `${tool.definition.description}\n\nThe body holds the arguments; the answer is the value itself.`,
+      description: `${tool.definition.description}\n\nThe body holds the arguments; the answer is the value itself. Scope: \`${tool.scope}\`.`,
+      'x-required-scope': tool.scope,
       requestBody: {
         required: true,
         content: jsonContent(addSchema(`${base}Input`, tool.inputSchema, 'input')),
@@ -170,9 +174,11 @@ export function buildOpenApiDocument(api: ApiDescription): Json {
       schema: { type: 'string' },
     }));
     for (const method of typeof route.methods === 'string' ? [route.methods] : route.methods) {
+      const access = route.access ?? 'read';
       operation(path, method.toLowerCase(), {
         tags: ['Routes'],
         summary: route.summary,
+        ...(access === 'public' ? { security: [] } : { 'x-required-scope': access }),
         ...(parameters.length ? { parameters } : {}),
         responses: {
           200: { description: 'OK', content: jsonContent({}) },
@@ -202,8 +208,18 @@ export function buildOpenApiDocument(api: ApiDescription): Json {
       { name: 'Routes', description: 'Plain HTTP routes of the modules.' },
       { name: 'Operations', description: 'Health, readiness, metrics and documentation.' },
     ],
+    // Keys are optional unless the server runs with AUTH_REQUIRED (hence the empty alternative).
+    security: [{ bearerKey: [] }, { headerKey: [] }, {}],
     paths,
     components: {
+      securitySchemes: {
+        bearerKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key as `Authorization: Bearer <key>`.',
+        },
+        headerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key.' },
+      },
       schemas,
       headers: {
         RetryAfter: {
@@ -223,6 +239,13 @@ function describeApi(api: ApiDescription, sockets: readonly { path: string; summ
     '',
     '**Errors** are `{"error": {"code", "message", "details"?}, "detail"}` with the status of their code (see the',
     '`ErrorCode` schema); never a 200. Over the rate limit the answer is `429` with a numeric `Retry-After`.',
+    '',
+    '**Access.** A key goes in `Authorization: Bearer <key>` or `X-API-Key: <key>` (WebSockets: also a `key`',
+    'query parameter; graphql-ws: `connectionParams.apiKey`). With `AUTH_REQUIRED` on, every call needs one except',
+    '`/healthz`, `/readyz`, `/docs` and `/openapi.json` (and `/metrics` unless `METRICS_REQUIRE_AUTH`). Scopes:',
+    ...SCOPES.map((scope) => `\`${scope}\` (${SCOPE_MEANING[scope]});`),
+    'each operation names its scope (`x-required-scope`). No key or a bad one: `401 UNAUTHENTICATED` with',
+    '`WWW-Authenticate: Bearer`; a key without the scope: `403 FORBIDDEN` naming it.',
     '',
     '**WebSocket routes** (not expressible as OpenAPI operations; also listed under `x-websockets`):',
     '',

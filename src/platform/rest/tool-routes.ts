@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ErrorTable } from '../errors.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from '../http/body.ts';
-import type { Viewer } from '../http/client-identity.ts';
 import type { HttpRoutes, RouteContext } from '../http/http-routes.ts';
 import { errorResponse, json } from '../http/responses.ts';
 import { jsonSchemaOf } from '../operations/json-schema.ts';
@@ -24,11 +23,6 @@ export interface ToolRoutesOptions {
   readonly tools: readonly Tool[];
   readonly errors: ErrorTable;
   readonly maxBodyBytes?: number;
-  /**
-   * Who calls, as `/graphql` would identify this request (API key, remote address). Without it the
-   * request alone is the caller, and a request that carries no key has no address either.
-   */
-  readonly identify?: (request: Request, context: RouteContext) => Viewer;
 }
 
 /** Codes only the transport produces (never a tool's own failure). */
@@ -133,8 +127,9 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   if (byName.has('call')) throw new Error('a tool named "call" would be shadowed by /mcp/tools/call');
   const listing = toolListing(options.tools);
-  const callerOf = (request: Request, context: RouteContext): Caller =>
-    options.identify ? { request, viewer: options.identify(request, context) } : { request };
+  // The route layer authenticated the caller; each tool's operation checks its own scope.
+  const callerOf = (request: Request, context: RouteContext): Caller => ({ request, viewer: context.viewer });
+  const CALLER = { access: 'caller' } as const;
 
   /** The error response; on /mcp/tools/call also the MCP-style `content` and `isError`. */
   const failure = (error: ToolFailure, envelope: boolean): Response =>
@@ -150,33 +145,43 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
     details: { tools: [...byName.keys()] },
   });
 
-  routes.add('GET', TOOL_ROUTES.list, () => json(listing));
+  routes.add('GET', TOOL_ROUTES.list, () => json(listing), { access: 'read' });
 
   // Registered before /mcp/tools/:name, so that this path is never read as a tool's name.
-  routes.add('POST', TOOL_ROUTES.call, async (request, context) => {
-    const body = await readJsonObject(request, { limitBytes, emptyAsObject: false });
-    if (!body.ok) return failure(body.failure, true);
-    const parsed = toolCallRequestSchema.safeParse(body.value);
-    if (!parsed.success) return failure(invalidArguments(parsed.error), true);
-    const tool = byName.get(parsed.data.name);
-    if (!tool) return failure(unknownTool(parsed.data.name), true);
-    const outcome = await tool.call(parsed.data.arguments ?? {}, callerOf(request, context));
-    if (!outcome.ok) return failure(outcome.error, true);
-    return json({
-      content: [{ type: 'text', text: JSON.stringify(outcome.value ?? null) }],
-      structuredContent: outcome.value ?? null,
-      isError: false,
-    });
-  });
+  routes.add(
+    'POST',
+    TOOL_ROUTES.call,
+    async (request, context) => {
+      const body = await readJsonObject(request, { limitBytes, emptyAsObject: false });
+      if (!body.ok) return failure(body.failure, true);
+      const parsed = toolCallRequestSchema.safeParse(body.value);
+      if (!parsed.success) return failure(invalidArguments(parsed.error), true);
+      const tool = byName.get(parsed.data.name);
+      if (!tool) return failure(unknownTool(parsed.data.name), true);
+      const outcome = await tool.call(parsed.data.arguments ?? {}, callerOf(request, context));
+      if (!outcome.ok) return failure(outcome.error, true);
+      return json({
+        content: [{ type: 'text', text: JSON.stringify(outcome.value ?? null) }],
+        structuredContent: outcome.value ?? null,
+        isError: false,
+      });
+    },
+    CALLER,
+  );
 
-  routes.add('POST', TOOL_ROUTES.byName, async (request, context) => {
-    const name = context.params.name ?? '';
-    const tool = byName.get(name);
-    if (!tool) return failure(unknownTool(name), false);
-    const body = await readJsonObject(request, { limitBytes, emptyAsObject: true });
-    if (!body.ok) return failure(body.failure, false);
-    const outcome = await tool.call(body.value, callerOf(request, context));
-    if (!outcome.ok) return failure(outcome.error, false);
-    return json(outcome.value ?? null);
-  });
+  routes.add(
+    'POST',
+    TOOL_ROUTES.byName,
+    async (request, context) => {
+      const name = context.params.name ?? '';
+      const tool = byName.get(name);
+      if (!tool) return failure(unknownTool(name), false);
+      const body = await readJsonObject(request, { limitBytes, emptyAsObject: true });
+      if (!body.ok) return failure(body.failure, false);
+      const outcome = await tool.call(body.value, callerOf(request, context));
+      if (!outcome.ok) return failure(outcome.error, false);
+      return json(outcome.value ?? null);
+    },
+    CALLER,
+  );
 }

@@ -32,14 +32,30 @@ export class RateGate {
 
   /** Takes a token when one is available; otherwise returns the milliseconds until one is. */
   tryTake(): { ok: true } | { ok: false; retryAfterMs: number } {
-    const now = this.now();
-    this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#updatedAt) / 1000) * this.perSecond);
-    this.#updatedAt = now;
+    this.#refill();
     if (this.#tokens >= 1) {
       this.#tokens -= 1;
       return { ok: true };
     }
-    return { ok: false, retryAfterMs: Math.ceil(((1 - this.#tokens) / this.perSecond) * 1000) };
+    return { ok: false, retryAfterMs: this.msUntilToken() };
+  }
+
+  /** Whether a token is available, without taking it. */
+  peek(): boolean {
+    this.#refill();
+    return this.#tokens >= 1;
+  }
+
+  /** Milliseconds until a token is available (0 when one is). */
+  msUntilToken(): number {
+    this.#refill();
+    return this.#tokens >= 1 ? 0 : Math.ceil(((1 - this.#tokens) / this.perSecond) * 1000);
+  }
+
+  #refill(): void {
+    const now = this.now();
+    this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#updatedAt) / 1000) * this.perSecond);
+    this.#updatedAt = now;
   }
 }
 

@@ -1,18 +1,23 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { AccessGate } from '../access/access-gate.ts';
+import { hasScope, type Scope } from '../access/principal.ts';
+import { nodeHeaders, type Viewer } from '../http/client-identity.ts';
 import { normalizeOrigin, type OriginList, originList } from '../http/origins.ts';
 import { PathTable } from '../http/router.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { boundSends, type SocketLimits } from './socket-limits.ts';
+import { boundSends, CLOSE_POLICY, closeReason, type SocketLimits } from './socket-limits.ts';
 
 export interface WsRouteContext {
   readonly params: Readonly<Record<string, string>>;
   readonly template: string;
   readonly request: IncomingMessage;
-  /** Who connected, as the router counts connections (the client's address). */
+  /** Who connected, as the router counts connections (`Viewer.clientId`). */
   readonly client: string;
+  /** The caller the upgrade authenticated (anonymous on a route that takes its key later). */
+  readonly viewer: Viewer;
   /** The bounds this connection must keep (the router enforces the send buffer on every send). */
   readonly limits: SocketLimits;
 }
@@ -24,8 +29,32 @@ export interface UpgradeRouterOptions extends SocketLimits {
   readonly maxConnectionsPerClient: number;
   /** Largest message a client may send, unless a route sets its own (WS_MAX_MESSAGE_BYTES). */
   readonly maxMessageBytes: number;
-  /** The key connections are counted under: the client's address. */
-  readonly clientOf: (request: IncomingMessage) => string;
+  /** Authenticates upgrades (header or `key` query parameter). */
+  readonly gate: AccessGate;
+}
+
+/** Close codes for refused callers, in the 4000 range applications own (HTTP's status + 4000). */
+export const CLOSE_UNAUTHENTICATED = 4401;
+export const CLOSE_FORBIDDEN = 4403;
+
+export interface WsRouteOptions {
+  readonly protocols?: readonly string[];
+  readonly maxMessageBytes?: number;
+  /**
+   * `upgrade` (default): the key comes with the upgrade, and a caller without a valid one is closed
+   * with 4401. `deferred`: the protocol carries it later (graphql-ws `connectionParams`), so only a
+   * wrong key is refused here.
+   */
+  readonly credentials?: 'upgrade' | 'deferred';
+  /** Scope the route needs (default `read`); a deferred route checks its scopes itself. */
+  readonly scope?: Scope;
+}
+
+const socketViewers = new WeakMap<object, Viewer>();
+
+/** The caller a socket's upgrade authenticated (for protocols attached to the server, like graphql-ws). */
+export function viewerOfSocket(socket: object): Viewer | undefined {
+  return socketViewers.get(socket);
 }
 
 export type WsConnectionHandler = (socket: WebSocket, context: WsRouteContext) => void;
@@ -33,6 +62,7 @@ export type WsConnectionHandler = (socket: WebSocket, context: WsRouteContext) =
 interface WsRoute {
   readonly server: WebSocketServer;
   readonly template: string;
+  readonly options: WsRouteOptions;
 }
 
 /** Close code sent to every client when the server shuts down ("going away"). */
@@ -53,6 +83,8 @@ export class UpgradeRouter {
   readonly #limits: SocketLimits;
   /** Open connections (and upgrades under way) per client key. */
   readonly #perClient = new Map<string, number>();
+  /** Open sockets per client key, to end them when the client's key is revoked. */
+  readonly #sockets = new Map<string, Set<WebSocket>>();
   #closing = false;
 
   constructor(
@@ -69,11 +101,7 @@ export class UpgradeRouter {
    * `connection(socket, request, context)`, so libraries written for a plain `ws` server (graphql-ws's
    * `useServer`) attach as they would anywhere; `onConnection` is a shorthand for such a listener.
    */
-  add(
-    template: string,
-    onConnection?: WsConnectionHandler,
-    options: { protocols?: readonly string[]; maxMessageBytes?: number } = {},
-  ) {
+  add(template: string, onConnection?: WsConnectionHandler, options: WsRouteOptions = {}) {
     const protocols = options.protocols;
     const server = new WebSocketServer({
       noServer: true,
@@ -94,8 +122,8 @@ export class UpgradeRouter {
       });
     }
     this.#servers.push(server);
-    this.#table.add(template, { server, template });
-    this.#routes.push({ server, template });
+    this.#table.add(template, { server, template, options });
+    this.#routes.push({ server, template, options });
     return server;
   }
 
@@ -115,7 +143,61 @@ export class UpgradeRouter {
       refuse(socket, '403 Forbidden', 'Origin not allowed (cross-origin pages: ALLOWED_ORIGINS)');
       return;
     }
-    const client = this.options.clientOf(request);
+    this.#authenticate(request, match.value).then(
+      (admitted) => {
+        if (socket.destroyed || this.#closing) return void socket.destroy();
+        if (admitted.ok) return this.#accept(request, socket, head, match, admitted.viewer);
+        if (admitted.status === 429) {
+          refuse(socket, '429 Too Many Requests', admitted.reason);
+          return;
+        }
+        // Completed, then closed with the reason: a browser sees close codes, never a refused
+        // upgrade's status.
+        this.logger.info({ route: match.template, code: admitted.close }, 'websocket caller refused');
+        match.value.server.handleUpgrade(request, socket, head, (ws) => {
+          ws.on('error', () => {});
+          ws.close(admitted.close, closeReason(admitted.reason));
+        });
+      },
+      (error: unknown) => {
+        this.logger.error({ err: error, route: match.template }, 'websocket authentication failed');
+        refuse(socket, '500 Internal Server Error');
+      },
+    );
+  };
+
+  async #authenticate(
+    request: IncomingMessage,
+    route: WsRoute,
+  ): Promise<{ ok: true; viewer: Viewer } | { ok: false; status?: 429; close: number; reason: string }> {
+    const { gate } = this.options;
+    const deferred = route.options.credentials === 'deferred';
+    const outcome = await gate.upgrade(request);
+    if (!outcome.ok) {
+      const error = outcome.error;
+      if (error.code === 'RATE_LIMITED')
+        return { ok: false, status: 429, close: CLOSE_POLICY, reason: error.message };
+      // A deferred route may still get its key in the protocol; only a wrong key is refused now.
+      if (deferred && error.details?.reason === 'missing') {
+        return { ok: true, viewer: gate.anonymous(nodeHeaders(request), request) };
+      }
+      return { ok: false, close: CLOSE_UNAUTHENTICATED, reason: error.message };
+    }
+    const scope = route.options.scope ?? 'read';
+    if (!deferred && !hasScope(outcome.viewer.principal, scope)) {
+      return { ok: false, close: CLOSE_FORBIDDEN, reason: `this stream needs the \`${scope}\` scope` };
+    }
+    return outcome;
+  }
+
+  #accept(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    match: { value: WsRoute; template: string; params: Readonly<Record<string, string>> },
+    viewer: Viewer,
+  ): void {
+    const client = viewer.clientId;
     const open = this.#perClient.get(client) ?? 0;
     if (open >= this.options.maxConnectionsPerClient) {
       this.logger.info({ route: match.template }, 'websocket upgrade refused: too many connections');
@@ -137,6 +219,8 @@ export class UpgradeRouter {
     server.handleUpgrade(request, socket, head, (ws) => {
       const gauge = this.metrics.wsConnections.labels({ route: match.template });
       gauge.inc();
+      this.#track(client, ws, viewer);
+      socketViewers.set(ws, viewer);
       ws.once('close', () => gauge.dec());
       ws.on('error', (error) => this.logger.debug({ err: error, route: match.template }, 'websocket error'));
       boundSends(ws, this.#limits.maxBufferedBytes);
@@ -145,6 +229,7 @@ export class UpgradeRouter {
         template: match.template,
         request,
         client,
+        viewer,
         limits: this.#limits,
       };
       const ours = new Set(ws.listeners('error'));
@@ -156,7 +241,30 @@ export class UpgradeRouter {
         if (!ours.has(listener)) ws.removeListener('error', listener as (error: Error) => void);
       }
     });
-  };
+  }
+
+  /** Remembers the socket under its client, and ends it when the caller's key expires. */
+  #track(client: string, ws: WebSocket, viewer: Viewer): void {
+    let set = this.#sockets.get(client);
+    if (!set) {
+      set = new Set();
+      this.#sockets.set(client, set);
+    }
+    set.add(ws);
+    const expiry = expiryTimer(viewer, () => ws.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'));
+    ws.once('close', () => {
+      if (expiry) clearTimeout(expiry);
+      set.delete(ws);
+      if (set.size === 0) this.#sockets.delete(client);
+    });
+  }
+
+  /** Ends every connection of one client with 4401 (its key was revoked); returns how many. */
+  closeClient(client: string, reason = 'the API key has been revoked'): number {
+    const sockets = [...(this.#sockets.get(client) ?? [])];
+    for (const ws of sockets) ws.close(CLOSE_UNAUTHENTICATED, reason);
+    return sockets.length;
+  }
 
   /** No Origin is a non-browser client; a browser's must be this server's own or listed. */
   #originAllowed(origin: string, host: string | undefined): boolean {
@@ -214,6 +322,18 @@ export class UpgradeRouter {
     for (const ws of sockets) if (ws.readyState !== ws.CLOSED) ws.terminate();
     await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
+}
+
+/** A timer that fires when the viewer's key expires (none for a key without expiry). */
+export function expiryTimer(viewer: Viewer, onExpired: () => void): NodeJS.Timeout | undefined {
+  const at = viewer.principal.expiresAt?.getTime();
+  if (at === undefined) return undefined;
+  // setTimeout holds at most ~24.8 days; a later expiry is checked again when the key is next verified.
+  const delay = Math.max(0, at - Date.now());
+  if (delay > 2_147_000_000) return undefined;
+  const timer = setTimeout(onExpired, delay);
+  timer.unref();
+  return timer;
 }
 
 function refuse(socket: Duplex, status: string, body = ''): void {

@@ -1,0 +1,128 @@
+import { builder } from '../builder.ts';
+import { type Principal, SCOPE_MEANING, SCOPES, type Scope } from '../platform/access/principal.ts';
+import { requiresScope } from '../platform/graphql/scope-guard.ts';
+import type { ApiKeyRecord, CreatedApiKey } from './api-key.service.ts';
+
+const ApiScopeEnum = builder.enumType('ApiScope', {
+  description: 'What an API key may do. Each scope includes the ones before it: ADMIN > WRITE > READ.',
+  values: {
+    READ: { value: 'read', description: `Read: ${SCOPE_MEANING.read}.` },
+    WRITE: { value: 'write', description: `Write: ${SCOPE_MEANING.write}.` },
+    ADMIN: { value: 'admin', description: `Admin: ${SCOPE_MEANING.admin}.` },
+  } as const,
+});
+
+/** Scopes in their order (read, write, admin), whatever order a set holds them in. */
+const ordered = (scopes: ReadonlySet<Scope> | readonly Scope[]): Scope[] => {
+  const held = new Set<string>(scopes);
+  return SCOPES.filter((scope) => held.has(scope));
+};
+
+const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
+  description:
+    'An API key. Its secret is shown once, when it is created, and never again (only a hash is kept).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    prefix: t.exposeString('prefix', {
+      description: 'The public part of the key, `vgl_<prefix>_…`, to tell which key is which.',
+    }),
+    scopes: t.field({
+      type: [ApiScopeEnum],
+      description: 'The scopes granted (each also allows the ones below it).',
+      resolve: (key) => ordered(key.scopes),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdBy: t.exposeString('createdBy', {
+      description: 'Who created it: an API key id, `admin` (ADMIN_API_KEY), `local` or `anonymous`.',
+    }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Null: never.' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Last successful use, to the minute; null if never used.',
+    }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const CreatedApiKeyRef = builder.objectRef<CreatedApiKey>('CreatedApiKey').implement({
+  description: 'A new API key and its secret.',
+  fields: (t) => ({
+    apiKey: t.field({ type: ApiKeyRef, resolve: (created) => created.key }),
+    secret: t.exposeString('secret', {
+      description:
+        'The key itself, shown once: store it now, it cannot be shown again. Present it as ' +
+        '`Authorization: Bearer <key>` or `X-API-Key: <key>`.',
+    }),
+  }),
+});
+
+const CallerRef = builder.objectRef<Principal>('Caller').implement({
+  description: 'Who is calling, as Vigil authenticated the request.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', {
+      description:
+        '`key` (an API key), `bootstrap` (ADMIN_API_KEY), `local` (the stdio MCP operator) or `anonymous` (no key).',
+    }),
+    id: t.exposeID('id', { description: 'The owner id of what this caller creates.' }),
+    name: t.exposeString('name'),
+    scopes: t.field({
+      type: [ApiScopeEnum],
+      description: 'Every scope the caller holds, the implied ones included.',
+      resolve: (principal) => ordered(principal.scopes),
+    }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the caller’s API key expires; null otherwise.',
+      resolve: (principal) => principal.expiresAt ?? null,
+    }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: CallerRef,
+    description: 'Who the caller is and which scopes it holds (to check a key).',
+    resolve: (_root, _args, ctx) => ctx.viewer.principal,
+  }),
+);
+
+builder.queryField('apiKeys', (t) =>
+  t.field({
+    type: [ApiKeyRef],
+    ...requiresScope('admin'),
+    description: 'Every API key, revoked ones included, newest first; never a secret.',
+    resolve: (_root, _args, ctx) => ctx.deps.apiKeys.list(ctx.viewer.principal),
+  }),
+);
+
+builder.mutationField('createApiKey', (t) =>
+  t.field({
+    type: CreatedApiKeyRef,
+    ...requiresScope('admin'),
+    description:
+      'Creates an API key and returns its secret, once (only a hash is kept). `name` says what it is ' +
+      'for (1 to 100 characters); `expiresAt`, if given, must be in the future.',
+    args: {
+      name: t.arg.string({ required: true }),
+      scopes: t.arg({ type: [ApiScopeEnum], required: true, description: 'At least one.' }),
+      expiresAt: t.arg({ type: 'DateTime', description: 'Omitted or null: the key never expires.' }),
+    },
+    resolve: (_root, { name, scopes, expiresAt }, ctx) =>
+      ctx.deps.apiKeys.create({ name, scopes, expiresAt }, ctx.viewer.principal),
+  }),
+);
+
+builder.mutationField('revokeApiKey', (t) =>
+  t.field({
+    type: ApiKeyRef,
+    ...requiresScope('admin'),
+    description:
+      'Revokes an API key at once, on every instance; revoking it again returns it unchanged. ' +
+      'Unknown ids are NOT_FOUND.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.deps.apiKeys.revoke(String(id), ctx.viewer.principal),
+  }),
+);

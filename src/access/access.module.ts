@@ -1,0 +1,15 @@
+import { defineModule } from '../platform/module.ts';
+import * as accessGraphql from './access.graphql.ts';
+import type { ApiKeyService } from './api-key.service.ts';
+import * as apiKeysTables from './api-keys.sql.ts';
+
+/** API keys: issued, listed and revoked by admins, verified on every surface. */
+export const accessModule = defineModule<{ readonly apiKeys: ApiKeyService }>({
+  name: 'access',
+  graphql: [accessGraphql],
+  tables: [apiKeysTables],
+  start: (deps) => deps.apiKeys.start(),
+  // On release, the last step before the database closes: revocations are heard while any request
+  // or job may still present a key.
+  release: (deps) => deps.apiKeys.stop(),
+});
