@@ -56,6 +56,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     new Authenticator({
       required: config.auth.required,
       verify: (secret) => deps.apiKeys.verify(secret),
+      known: (secret) => deps.apiKeys.isKnownValid(secret),
       maxFailuresPerMinute: config.auth.maxFailuresPerMinute,
     }),
     config.trustProxyHops,

@@ -130,6 +130,19 @@ export class ApiKeyService {
     return entry.valid;
   }
 
+  /**
+   * Whether `secret` is a key this instance verified as valid recently (or ADMIN_API_KEY), from
+   * memory alone: lets a valid key through from an address locked out by others' failed guesses
+   * without giving the guesses a database lookup.
+   */
+  isKnownValid(secret: string): boolean {
+    const digest = sha256(secret);
+    if (this.#adminDigest && timingSafeEqual(digest, this.#adminDigest)) return true;
+    const entry = this.#cache.get(digest.toString('hex'));
+    const now = this.#clock.now().getTime();
+    return entry !== undefined && entry.cachedUntil > now && !entry.revoked && now < entry.expiresAtMs;
+  }
+
   async create(input: CreateApiKeyInput, by: Principal): Promise<CreatedApiKey> {
     requireScope(by, 'admin', 'createApiKey');
     const name = checkName(input.name);

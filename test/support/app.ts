@@ -19,11 +19,17 @@ export interface TestAppOptions {
   readonly listen?: boolean;
   readonly driver?: Driver;
   readonly overrides?: DepsOverrides;
+  /**
+   * An existing database to share (a second instance on the first one's database): it is used as
+   * is and left for its owner to clean up.
+   */
+  readonly database?: TestDatabase;
 }
 
 /** A real app on its own database; `listen` starts it (jobs, port 0) for WebSocket and readiness tests. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase(options.driver);
+  const shared = options.database;
+  const database = shared ?? (await createTestDatabase(options.driver));
   const config = parseConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -48,7 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     wsUrl: url.replace(/^http/, 'ws'),
     async close() {
       await app.stop();
-      await database.cleanup();
+      if (!shared) await database.cleanup();
     },
   };
 }

@@ -75,3 +75,25 @@ describe('Authenticator', () => {
     });
   });
 });
+
+describe('Authenticator on a shared address', () => {
+  it('lets a key known to be valid through an address locked out by failed guesses', async () => {
+    const verify = vi.fn(
+      async (secret: string): Promise<KeyCheck> =>
+        secret === 'good' ? { ok: true, principal: reader } : { ok: false, reason: 'invalid' },
+    );
+    const auth = new Authenticator({
+      required: true,
+      verify,
+      known: (secret) => secret === 'good',
+      maxFailuresPerMinute: 2,
+    });
+    for (let i = 0; i < 2; i++) await auth.authenticate({ kind: 'key', secret: `guess-${i}` }, 'ip:nat');
+    await expect(auth.authenticate({ kind: 'key', secret: 'guess-3' }, 'ip:nat')).resolves.toMatchObject({
+      error: { code: 'RATE_LIMITED' },
+    });
+    await expect(auth.authenticate({ kind: 'key', secret: 'good' }, 'ip:nat')).resolves.toMatchObject({
+      ok: true,
+    });
+  });
+});

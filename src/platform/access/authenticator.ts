@@ -19,6 +19,12 @@ export interface AuthenticatorOptions {
   readonly required: boolean;
   readonly verify: KeyVerifier;
   /**
+   * Whether a secret is a valid key already known from memory (no lookup). A locked-out address
+   * (too many failures) is refused unread unless its key is known: a shared address (NAT) where
+   * someone guesses does not lock out the holders of real keys.
+   */
+  readonly known?: (secret: string) => boolean;
+  /**
    * Failed presentations one address may make per minute (AUTH_MAX_FAILURES_PER_MINUTE, also the
    * burst); further ones are refused with 429 before the key store is asked.
    */
@@ -65,7 +71,8 @@ export class Authenticator {
       };
     }
     const gate = this.#failures.get(address);
-    if (gate && !gate.peek()) return { ok: false, error: this.#tooMany(gate) };
+    const known = presented.kind === 'key' && this.options.known?.(presented.secret) === true;
+    if (gate && !known && !gate.peek()) return { ok: false, error: this.#tooMany(gate) };
     if (presented.kind === 'malformed') {
       return this.#failed(address, new UnauthenticatedError(presented.problem, 'malformed'));
     }
