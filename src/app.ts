@@ -2,27 +2,26 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { AppDeps } from './deps.ts';
+import { GRAPHIQL_TABS } from './graphiql-tabs.ts';
 import { AccessGate } from './platform/access/access-gate.ts';
 import { Authenticator } from './platform/access/authenticator.ts';
 import { ErrorTable, PLATFORM_ERRORS } from './platform/errors.ts';
-import { graphqlRefusalFor, isGraphiqlPage } from './platform/graphql/graphql-refusal.ts';
-import { serveGraphqlWs } from './platform/graphql/graphql-ws.ts';
-import { createGraphQLServer, GRAPHQL_PATH } from './platform/graphql/yoga.ts';
+import { mountGraphql } from './platform/graphql/graphql-surfaces.ts';
+import { GRAPHQL_PATH } from './platform/graphql/yoga.ts';
 import { nodeHeaders } from './platform/http/client-identity.ts';
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
-import { errorResponse } from './platform/http/responses.ts';
-import { isEventStream, StreamSlots } from './platform/http/stream-slots.ts';
 import { type AppState, stopGracefully } from './platform/lifecycle.ts';
 import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
 import { type ModuleDefinition, resourcesOf } from './platform/module.ts';
-import { OperationRunner } from './platform/operations/runner.ts';
+import type { MetricSamplers } from './platform/observability/metrics.ts';
+import type { OperationRunner } from './platform/operations/runner.ts';
 import { compileTools, type Tool } from './platform/operations/tool.ts';
 import { registerDocsRoutes } from './platform/rest/docs.routes.ts';
 import { registerToolRoutes } from './platform/rest/tool-routes.ts';
 import { UpgradeRouter } from './platform/ws/upgrade-router.ts';
-import { buildSchema } from './schema.ts';
+import { buildSchema, printedSchema } from './schema.ts';
 
 export interface App {
   readonly deps: AppDeps;
@@ -56,7 +55,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     new Authenticator({
       required: config.auth.required,
       verify: (secret) => deps.apiKeys.verify(secret),
-      known: (secret) => deps.apiKeys.isKnownValid(secret),
+      known: (secret) => deps.apiKeys.mayBeGenuine(secret),
       maxFailuresPerMinute: config.auth.maxFailuresPerMinute,
     }),
     config.trustProxyHops,
@@ -64,26 +63,6 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
   /** A caller no transport authenticated (none should reach here): anonymous, so closed when keys are required. */
   const anonymous = (request: Request, req: ServerContext['req']) =>
     gate.anonymous(req ? nodeHeaders(req) : request.headers, req);
-  const yoga = createGraphQLServer({
-    schema,
-    logger,
-    rateLimit: config.rateLimit,
-    allowedOrigins: config.allowedOrigins,
-    statusOf: (code) => errors.status(code),
-    documentLimits: config.graphql.limits,
-    maxBodyBytes: config.graphql.maxBodyBytes,
-    introspection: config.graphql.introspection,
-    graphiql: config.graphql.graphiql,
-    context: ({ request, req, viewer }) => ({ deps, viewer: viewer ?? anonymous(request, req) }),
-    // Market data asked for by an operation is capped and charged to its caller (fair upstream share).
-    aroundOperation: (context, run) => deps.marketData.withinOperation(context.viewer.clientId, run),
-  });
-  const runner = new OperationRunner(yoga);
-  const tools = compileTools(
-    schema,
-    modules.flatMap((m) => m.tools ?? []),
-    runner,
-  );
 
   const routes = new HttpRoutes(metrics, logger, errors, { accessLog: config.accessLog, gate });
   const upgrades = new UpgradeRouter(metrics, logger, {
@@ -96,45 +75,37 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     // /64): an invented key is refused, and a rotated IPv6 address inside one network buys nothing.
     gate,
   });
-  // Subscriptions over SSE hold a response open: bounded per client like WebSocket connections.
-  const eventStreams = new StreamSlots(config.ws.maxConnectionsPerClient);
-  const graphqlRefusal = graphqlRefusalFor(config.allowedOrigins);
-  routes.add(
-    ['GET', 'POST', 'OPTIONS'],
-    GRAPHQL_PATH,
-    async (request, { server: ctx, viewer }) => {
-      const response = await yoga.fetch(request, { ...ctx, viewer });
-      if (!isEventStream(response)) return response;
-      const counted = eventStreams.adopt(viewer.clientId, request.signal, response);
-      if (counted) return counted;
-      await response.body?.cancel().catch(() => {});
-      const limit = eventStreams.maxPerClient;
-      return errorResponse(
-        {
-          code: 'SUBSCRIPTION_LIMIT',
-          message: `at most ${limit} open event streams per client (WS_MAX_CONNECTIONS_PER_CLIENT)`,
-          details: { limit, retryAfterSeconds: 5 },
-        },
-        errors,
-      );
-    },
-    {
-      // GraphiQL's page is static; what it then sends carries the key its user typed in.
-      access: (request) => (config.graphql.graphiql && isGraphiqlPage(request) ? 'public' : 'caller'),
-      refusal: graphqlRefusal,
-    },
-  );
-  const graphqlWs = serveGraphqlWs(
-    runner,
-    upgrades.add(GRAPHQL_PATH, undefined, {
-      protocols: ['graphql-transport-ws'],
-      // A graphql-ws message is what an HTTP body would be plus its envelope (id, type).
-      maxMessageBytes: config.graphql.maxBodyBytes + 1024,
-      // The key may come in connection_init's payload; each operation checks its own scope.
-      credentials: 'deferred',
-    }),
-    { maxSubscriptions: config.ws.graphqlMaxSubscriptions, subscribeRate: config.ws.subscribeRate },
+  const { yoga, runner, graphqlWs, eventStreams } = mountGraphql({
+    schema,
+    printedSchema,
+    context: ({ request, req, viewer }) => ({ deps, viewer: viewer ?? anonymous(request, req) }),
+    // Market data asked for by an operation is capped and charged to its caller (fair upstream share).
+    aroundOperation: (context, run) => deps.marketData.withinOperation(context.viewer.clientId, run),
+    routes,
+    upgrades,
     gate,
+    errors,
+    logger,
+    metrics,
+    clock: deps.clock,
+    graphiqlTabs: GRAPHIQL_TABS,
+    settings: {
+      rateLimit: config.rateLimit,
+      allowedOrigins: config.allowedOrigins,
+      documentLimits: config.graphql.limits,
+      maxBodyBytes: config.graphql.maxBodyBytes,
+      introspection: config.graphql.introspection,
+      graphiql: config.graphql.graphiql,
+      persisted: config.graphql.persisted,
+      maxStreamsPerClient: config.ws.maxConnectionsPerClient,
+      maxSubscriptionsPerConnection: config.ws.graphqlMaxSubscriptions,
+      subscribeRate: config.ws.subscribeRate,
+    },
+  });
+  const tools = compileTools(
+    schema,
+    modules.flatMap((m) => m.tools ?? []),
+    runner,
   );
 
   const host = {
@@ -149,6 +120,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     }
   }
   // MCP over Streamable HTTP: the same tools and resources as the stdio entry (mcp-stdio.ts).
+  const mcpSubscriptions = { count: 0 };
   const mcpServer: McpServerOptions = {
     info: { name: 'vigil', version: deps.serverInfo.version },
     tools,
@@ -156,6 +128,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     runner,
     errors,
     logger: logger.child({ component: 'mcp' }),
+    subscriptions: mcpSubscriptions,
   };
   const mcp = createMcpHttpEndpoint({
     server: mcpServer,
@@ -215,6 +188,19 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       mcp.closeClient(clientId);
     if (closed > 0) logger.info({ keyId, closed }, 'connections of a revoked API key closed');
   });
+
+  // Gauges read when /metrics is scraped, from whatever holds each number.
+  Object.assign(metrics.samplers, {
+    subscriptions: () => ({
+      'graphql-ws': graphqlWs.operationCount,
+      ...eventStreams.countByKind(),
+      websocket: deps.priceStreams.stats().subscriptions,
+      mcp: mcpSubscriptions.count,
+    }),
+    priceHub: () => deps.priceHub.stats(),
+    circuits: () => deps.marketData.circuits(),
+    queueDepths: () => deps.jobs.queueDepths(),
+  } satisfies MetricSamplers);
 
   const adapter = createServerAdapter<ServerContext>((request, ctx) => routes.dispatch(request, ctx));
   let started: ModuleDefinition<AppDeps>[] = [];
@@ -299,6 +285,8 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
         server,
         // MCP sessions close here, with their price-hub subscriptions, before modules stop the hub.
         closeStreams: async (ms) => {
+          // Subscriptions over SSE and multipart end now: each holds its connection open until then.
+          eventStreams.endAll();
           await Promise.all([mcp.close(ms), upgrades.closeAll(ms)]);
         },
         stopModules: async () => {

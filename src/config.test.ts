@@ -139,3 +139,38 @@ describe('WATCHDOG_CORRELATION_PAIRS', () => {
     expect(() => pairs(many(51))).toThrow(/WATCHDOG_CORRELATION_PAIRS: at most 50 pairs, got 51/);
   });
 });
+
+describe('persisted operations and APQ', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      parseConfig(env);
+      return [];
+    } catch (error) {
+      return (error as ConfigError).problems.map((p) => p.split(' (got')[0]);
+    }
+  };
+
+  it('keeps APQ on with bounds in milliseconds, and 0 entries turns it off', () => {
+    expect(parseConfig({}).graphql.persisted).toEqual({
+      listed: undefined,
+      only: false,
+      apq: { maxEntries: 1000, maxBytes: 4 * 1024 * 1024, ttlMs: 3_600_000 },
+    });
+    expect(parseConfig({ APQ_MAX_ENTRIES: '0' }).graphql.persisted.apq).toBeUndefined();
+  });
+
+  it('reads the operations file at start, and refuses only-mode without one or with a broken one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-config-'));
+    const file = join(dir, 'operations.json');
+    writeFileSync(file, JSON.stringify({ abc: '{ __typename }' }));
+    const config = parseConfig({ PERSISTED_OPERATIONS_FILE: file, PERSISTED_OPERATIONS_ONLY: 'true' });
+    expect(config.graphql.persisted).toMatchObject({ listed: { abc: '{ __typename }' }, only: true });
+    expect(problems({ PERSISTED_OPERATIONS_ONLY: 'true' })).toEqual([
+      'PERSISTED_OPERATIONS_FILE: is required when PERSISTED_OPERATIONS_ONLY=true (the operations that may run)',
+    ]);
+    writeFileSync(file, '{');
+    expect(problems({ PERSISTED_OPERATIONS_FILE: file })).toEqual([
+      `PERSISTED_OPERATIONS_FILE: cannot read ${file} (not valid JSON)`,
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { loadPersistedOperations } from './platform/graphql/persisted-operations.ts';
 
 /**
  * The only reader of process.env. Every setting Vigil understands is declared here, parsed once,
@@ -123,6 +124,22 @@ const baseShape = {
   // Default: on, except with NODE_ENV=production.
   GRAPHQL_GRAPHIQL: optionalBool,
   GRAPHQL_INTROSPECTION: optionalBool,
+  // Automatic persisted queries: documents clients register by hash, bounded by count, bytes and
+  // age since last use (0 entries turns APQ off).
+  APQ_MAX_ENTRIES: int(1_000, 0, 1_000_000),
+  APQ_MAX_BYTES: int(4 * 1024 * 1024, 1_024, 1024 ** 3),
+  APQ_TTL_SECONDS: int(3_600, 1, 30 * 86_400),
+  // A JSON file of the operations clients may run by key; read (and checked) once at start.
+  PERSISTED_OPERATIONS_FILE: optionalString.transform((path, ctx) => {
+    if (path === undefined) return undefined;
+    try {
+      return loadPersistedOperations(resolve(path));
+    } catch (error) {
+      ctx.issues.push({ code: 'custom', input: path, message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
+  PERSISTED_OPERATIONS_ONLY: bool(false),
   // WebSocket bounds: message size, unsent bytes per socket, connections per client address,
   // subscriptions per graphql-ws connection, subscriptions started per second per connection.
   WS_MAX_MESSAGE_BYTES: int(65_536, 1_024, 16_777_216),
@@ -177,6 +194,10 @@ const baseShape = {
   SIMULATED_ACTIVITY: z.enum(['normal', 'demo'], { error: 'must be normal or demo' }).default('normal'),
   SIMULATED_TICK_MS: int(1_000, 50, 60_000),
   YAHOO_BASE_URL: url('https://query1.finance.yahoo.com'),
+  // Unset: Yahoo's session host for Yahoo's own API, else YAHOO_BASE_URL (see yahooSessionUrl).
+  YAHOO_SESSION_URL: optionalString.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  ),
   BINANCE_BASE_URL: url('https://api.binance.com'),
   BINANCE_FUTURES_BASE_URL: url('https://fapi.binance.com'),
   BINANCE_WS_URL: url('wss://stream.binance.com:9443'),
@@ -245,6 +266,12 @@ const settingsSchema = z
     message:
       'is 0 while TRUST_PROXY=true: set TRUST_PROXY_HOPS alone (TRUST_PROXY=true is the older spelling of 1)',
     when: (payload) => fieldsValid(payload.issues, ['TRUST_PROXY', 'TRUST_PROXY_HOPS']),
+  })
+  .refine((s) => !s.PERSISTED_OPERATIONS_ONLY || s.PERSISTED_OPERATIONS_FILE, {
+    path: ['PERSISTED_OPERATIONS_FILE'],
+    message: 'is required when PERSISTED_OPERATIONS_ONLY=true (the operations that may run)',
+    when: (payload) =>
+      fieldsValid(payload.issues, ['PERSISTED_OPERATIONS_ONLY', 'PERSISTED_OPERATIONS_FILE']),
   })
   .refine((s) => !s.SMTP_USER || s.SMTP_PASSWORD, {
     path: ['SMTP_PASSWORD'],
@@ -324,6 +351,17 @@ const configSchema = settingsSchema.transform((s) => ({
     maxBodyBytes: s.GRAPHQL_MAX_BODY_BYTES,
     graphiql: s.GRAPHQL_GRAPHIQL ?? s.NODE_ENV !== 'production',
     introspection: s.GRAPHQL_INTROSPECTION ?? s.NODE_ENV !== 'production',
+    persisted: {
+      /** Operations by key, from PERSISTED_OPERATIONS_FILE. */
+      listed: s.PERSISTED_OPERATIONS_FILE,
+      /** Only listed operations run (client documents are refused on every client surface). */
+      only: s.PERSISTED_OPERATIONS_ONLY,
+      /** Automatic persisted queries; undefined when off. */
+      apq:
+        s.APQ_MAX_ENTRIES > 0
+          ? { maxEntries: s.APQ_MAX_ENTRIES, maxBytes: s.APQ_MAX_BYTES, ttlMs: s.APQ_TTL_SECONDS * 1000 }
+          : undefined,
+    },
   },
   ws: {
     maxMessageBytes: s.WS_MAX_MESSAGE_BYTES,
@@ -359,7 +397,7 @@ const configSchema = settingsSchema.transform((s) => ({
     /** Cache-missing calls to live providers one client may cause per minute. */
     upstreamCallsPerClientPerMinute: s.UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
     simulated: { seed: s.SIMULATED_SEED, activity: s.SIMULATED_ACTIVITY, tickMs: s.SIMULATED_TICK_MS },
-    yahoo: { baseUrl: s.YAHOO_BASE_URL },
+    yahoo: { baseUrl: s.YAHOO_BASE_URL, sessionUrl: s.YAHOO_SESSION_URL },
     binance: {
       baseUrl: s.BINANCE_BASE_URL,
       futuresBaseUrl: s.BINANCE_FUTURES_BASE_URL,

@@ -76,6 +76,7 @@ export async function createDeps(
     throw error;
   }
   const providers = overrides.providers ?? createProviders(config.marketData, clock, config.watchdogs);
+  const metrics = createMetrics();
   const marketData = new MarketDataService(
     providers,
     clock,
@@ -86,6 +87,7 @@ export async function createDeps(
       maxSymbolsPerOperation: config.marketData.maxSymbolsPerOperation,
       upstreamCallsPerClientPerMinute: config.marketData.upstreamCallsPerClientPerMinute,
     },
+    metrics.marketData,
   );
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
   const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), { clock });
@@ -94,13 +96,15 @@ export async function createDeps(
     config,
     logger,
     clock,
-    metrics: createMetrics(),
+    metrics,
     database,
     jobs,
     serverInfo,
     marketData,
     priceHub,
-    priceStreams: new PriceStreams(priceHub, marketData, logger.child({ component: 'price-streams' })),
+    priceStreams: new PriceStreams(priceHub, marketData, logger.child({ component: 'price-streams' }), () =>
+      metrics.rateLimited('websocket'),
+    ),
     fkDsl: new FkDslService(
       database.db,
       jobs,

@@ -2,6 +2,7 @@ import { type App, buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
 import { createDeps } from './deps.ts';
 import { modules } from './modules.ts';
+import { onExpiry } from './platform/access/expiry.ts';
 import { LOCAL_OPERATOR } from './platform/access/principal.ts';
 import { type Viewer, viewerOf } from './platform/http/client-identity.ts';
 import { exitAfterStop } from './platform/lifecycle.ts';
@@ -24,6 +25,26 @@ async function stdioCaller(app: App): Promise<Viewer> {
       `VIGIL_API_KEY: the API key is ${check.reason === 'invalid' ? 'not valid' : check.reason}`,
     );
   return viewerOf(NO_ADDRESS, check.principal);
+}
+
+/**
+ * A stdio server acting as a key stops when the key is revoked (heard from any instance) or
+ * expires: every call would be refused from then on, and the client should know at once.
+ */
+function endWithKey(app: App, viewer: Viewer): void {
+  const { principal } = viewer;
+  if (principal.kind !== 'key') return;
+  const end = (why: string) => {
+    app.deps.logger.error({ keyId: principal.id }, `VIGIL_API_KEY ${why}: stopping`);
+    void app
+      .stop()
+      .catch(() => {})
+      .finally(() => process.exit(1));
+  };
+  app.deps.apiKeys.onRevoked((id) => {
+    if (id === principal.id) end('was revoked');
+  });
+  onExpiry(principal.expiresAt, () => end('expired'));
 }
 
 /**
@@ -55,6 +76,7 @@ async function main(): Promise<void> {
     await app.stop().catch(() => {});
     process.exit(1);
   }
+  endWithKey(app, viewer);
   const session = await serveMcpStdio({ server: app.mcp, caller: { viewer } });
   logger.info({ tools: app.tools.map((t) => t.name) }, 'mcp stdio server ready');
   await session.closed;

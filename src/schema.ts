@@ -1,8 +1,10 @@
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
-import { documentScopes } from './platform/graphql/scope-guard.ts';
+import { registerErrorCodes } from './error-codes.graphql.ts';
 // Loads every module, and with them their `*.graphql.ts` files (which register types on the builder).
-import './modules.ts';
+import { modules } from './modules.ts';
+import { PLATFORM_ERRORS } from './platform/errors.ts';
+import { documentScopes } from './platform/graphql/scope-guard.ts';
 
 let built: GraphQLSchema | undefined;
 
@@ -11,7 +13,10 @@ let built: GraphQLSchema | undefined;
  * description ends with the scope it needs.
  */
 export function buildSchema(): GraphQLSchema {
-  built ??= documentScopes(builder.toSchema());
+  if (built) return built;
+  // ErrorCode lists every table's codes, so it can only be declared once every module is loaded.
+  registerErrorCodes([PLATFORM_ERRORS, ...modules.map((m) => m.errors ?? {})]);
+  built = documentScopes(builder.toSchema());
   return built;
 }
 

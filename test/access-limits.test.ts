@@ -114,7 +114,7 @@ describe('access with AUTH_REQUIRED off', () => {
   it('gives a caller without a key every scope: it may even create keys', async () => {
     const viewer = await call(t.url, '{ viewer { kind scopes } }');
     expect(viewer.status).toBe(200);
-    expect(viewer.body.data.viewer).toEqual({ kind: 'anonymous', scopes: ['READ', 'WRITE', 'ADMIN'] });
+    expect(viewer.body.data.viewer).toEqual({ kind: 'ANONYMOUS', scopes: ['READ', 'WRITE', 'ADMIN'] });
     const key = await issueKey(t.app, 'made anonymously', ['READ'], { by: null });
     expect(key.secret).toMatch(/^vgl_/);
     const submitted = await call(t.url, 'mutation { submitFkDsl(query: "EVALUATE AAPL: PRICE") { taskId } }');
@@ -139,7 +139,7 @@ describe('access with AUTH_REQUIRED off', () => {
   it('holds a key to its scopes: a read key cannot mutate', async () => {
     const reader = await issueKey(t.app, 'reader', ['READ'], { by: null });
     const viewer = await call(t.url, '{ viewer { kind scopes } }', bearer(reader.secret));
-    expect(viewer.body.data.viewer).toEqual({ kind: 'key', scopes: ['READ'] });
+    expect(viewer.body.data.viewer).toEqual({ kind: 'KEY', scopes: ['READ'] });
     const refused = await call(
       t.url,
       'mutation { submitFkDsl(query: "EVALUATE AAPL: PRICE") { taskId } }',

@@ -261,7 +261,7 @@ describe('access control over HTTP, with AUTH_REQUIRED', () => {
     );
     expect(response.status).toBe(200);
     const body: Json = await response.json();
-    expect(body.data.viewer).toEqual({ kind: 'bootstrap', id: 'admin', scopes: ['READ', 'WRITE', 'ADMIN'] });
+    expect(body.data.viewer).toEqual({ kind: 'BOOTSTRAP', id: 'admin', scopes: ['READ', 'WRITE', 'ADMIN'] });
     expect(body.data.apiKeys.map((k: Json) => k.name)).toEqual(
       expect.arrayContaining(['reader', 'writer', 'operator', 'gone']),
     );

@@ -15,7 +15,7 @@ import { ManualClock } from './support/manual-clock.ts';
 type Json = any;
 
 const EXECUTE = `query ($q: String!) { executeFkDsl(query: $q) { query status errors elapsedMs conventions
-  statements { index kind statement result error { code message } } } }`;
+  statements { index kind statement result: resultJson error { code message } } } }`;
 
 describe('FK-DSL over GraphQL on the simulated market', () => {
   let t: TestApp;
@@ -39,7 +39,7 @@ describe('FK-DSL over GraphQL on the simulated market', () => {
 
   it('evaluates real numbers that match the direct formulas on the same bars', async () => {
     const r = await run('evaluate aapl: price, volatility(30d), price_change(20), sma(50)');
-    expect(r).toMatchObject({ status: 'completed', errors: 0 });
+    expect(r).toMatchObject({ status: 'COMPLETED', errors: 0 });
     const metrics = r.statements[0].result.asset.metrics as Json[];
     const value = (name: string) => metrics.find((m) => m.metric === name).value as number;
 
@@ -146,7 +146,7 @@ describe('FK-DSL over GraphQL on the simulated market', () => {
   it('explains the plan without fetching', async () => {
     const { body } = await graphql<{ explainFkDsl: Json[] }>(
       t.app,
-      'query ($q: String!) { explainFkDsl(query: $q) { statement kind fetches computations } }',
+      'query ($q: String!) { explainFkDsl(query: $q) { statement kind fetches { symbol dailyBars } computations } }',
       { q: 'EVALUATE AAPL: VOLATILITY(30d), SMA(200), BETA' },
     );
     const plan = body.data!.explainFkDsl[0];
@@ -166,18 +166,18 @@ describe('FK-DSL over GraphQL on the simulated market', () => {
       { q: 'EVALUATE MSFT: PRICE, RSI' },
     );
     const { taskId, status } = submitted.body.data!.submitFkDsl;
-    expect(status).toBe('queued');
+    expect(status).toBe('QUEUED');
     const rows = await queryRows<{ status: string }>(
       t.app.deps.database.db,
       sql`select status from fk_dsl_tasks where id = ${taskId}`,
     );
     expect(rows).toHaveLength(1);
     const poll =
-      'query ($id: ID!) { fkDslTask(taskId: $id) { status startedAt finishedAt result { statements { result } } error { code } } }';
+      'query ($id: ID!) { fkDslTask(taskId: $id) { status startedAt finishedAt result { statements { result: resultJson } } error { code } } }';
     const task = await vi.waitFor(
       async () => {
         const { body } = await graphql<{ fkDslTask: Json }>(t.app, poll, { id: taskId });
-        expect(body.data!.fkDslTask.status).toBe('completed');
+        expect(body.data!.fkDslTask.status).toBe('COMPLETED');
         return body.data!.fkDslTask;
       },
       { timeout: 15_000, interval: 200 },

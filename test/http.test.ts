@@ -30,7 +30,7 @@ describe('operational routes and GraphQL over HTTP (in-process)', () => {
     );
     expect(post.status).toBe(200);
     expect(post.body.errors).toBeUndefined();
-    expect(post.body.data?.serverInfo.databaseMode).toBe(t.database.driver);
+    expect(post.body.data?.serverInfo.databaseMode).toBe(t.database.driver.toUpperCase());
     expect(post.body.data?.serverInfo.version).toMatch(/^\d+\.\d+\.\d+/);
 
     // A GET operation carries the CSRF header (see test/abuse/csrf.test.ts).

@@ -30,7 +30,7 @@ describe('market data on the simulated market', () => {
   it('searchBySymbol at depth deep returns real computed values with simulated lineage', async () => {
     const { status, body } = await graphql<{ searchBySymbol: Json }>(
       t.app,
-      `{ searchBySymbol(symbol: "brk-b", depth: deep, sessionId: "s-1") {
+      `{ searchBySymbol(symbol: "brk-b", depth: DEEP, sessionId: "s-1") {
           symbol name exchange market currency depth
           quote { price change changePercent previousClose asOf }
           fundamentals { marketCap peRatio beta week52High week52Low sector }
@@ -46,7 +46,7 @@ describe('market data on the simulated market', () => {
       symbol: 'BRK.B',
       market: 'US',
       currency: 'USD',
-      depth: 'deep',
+      depth: 'DEEP',
       sessionId: 's-1',
       warnings: [],
     });
@@ -72,7 +72,7 @@ describe('market data on the simulated market', () => {
   it('searchBySymbol at depth quick is a quote only', async () => {
     const { body } = await graphql<{ searchBySymbol: Record<string, unknown> }>(
       t.app,
-      '{ searchBySymbol(symbol: "NVDA", depth: quick) { name fundamentals { beta } technicals { rsi14 } history { close } quote { price } } }',
+      '{ searchBySymbol(symbol: "NVDA", depth: QUICK) { name fundamentals { beta } technicals { rsi14 } history { close } quote { price } } }',
     );
     expect(body.data?.searchBySymbol).toMatchObject({ fundamentals: null, technicals: null, history: null });
   });
@@ -80,7 +80,7 @@ describe('market data on the simulated market', () => {
   it('searchByCoin at depth deep adds 24 h statistics, order book and funding, and says which venue priced it', async () => {
     const { body } = await graphql<{ searchByCoin: Json }>(
       t.app,
-      `{ searchByCoin(symbol: "eth", pair: "usdc", depth: deep) {
+      `{ searchByCoin(symbol: "eth", pair: "usdc", depth: DEEP) {
           symbol base pair exchange source quote { price asOf }
           market { high24h low24h volume24h marketCap }
           orderBook { bestBid bestAsk spreadBps levels }
@@ -143,7 +143,7 @@ describe('market data on the simulated market', () => {
       expect.objectContaining({
         id: 'simulated',
         live: false,
-        capabilities: expect.arrayContaining(['quote', 'stream']),
+        capabilities: expect.arrayContaining(['QUOTE', 'STREAM']),
       }),
     ]);
   });

@@ -64,6 +64,19 @@ class Client {
 
 const ofType = (type: string) => (m: Record<string, unknown>) => m.type === type;
 
+/** The snapshot items of `symbols`, from however many data messages they came in. */
+async function snapshotItems(c: Client, symbols: readonly string[]) {
+  const found = new Map<string, Record<string, unknown>>();
+  while (found.size < symbols.length) {
+    const message = await c.next(
+      (m) => m.type === 'data' && (m.data as Array<{ snapshot?: boolean }>).some((i) => i.snapshot),
+    );
+    for (const item of message.data as Array<Record<string, unknown>>)
+      if (item.snapshot) found.set(String(item.symbol), item);
+  }
+  return found;
+}
+
 describe('plain WebSocket price streams', () => {
   let t: TestApp;
   let fake: FakeProvider;
@@ -103,6 +116,14 @@ describe('plain WebSocket price streams', () => {
       interval_ms: 100,
       subscription_id: expect.any(String),
     });
+    // First the snapshot of each symbol (the last known price: the reference quote, seq 1).
+    const snapshots = await snapshotItems(c, ['AAPL', 'BTC/USDT']);
+    expect(snapshots.get('AAPL')).toMatchObject({ price: 200, seq: 1, snapshot: true, provider: 'fakex' });
+    expect(snapshots.get('BTC/USDT')).toMatchObject({
+      price: 50_000,
+      snapshot: true,
+      market_state: 'continuous',
+    });
     fake.emit('AAPL', 201);
     fake.emit('AAPL', 202);
     fake.emit('BTC/USDT', 50_100);
@@ -113,7 +134,8 @@ describe('plain WebSocket price streams', () => {
       price: 202,
       provider: 'fakex',
       simulated: false,
-      seq: 2,
+      seq: 3,
+      snapshot: false,
     });
     expect(items.find((i) => i.symbol === 'BTC/USDT')).toMatchObject({ price: 50_100, asset_type: 'crypto' });
   });

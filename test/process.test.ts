@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
@@ -12,8 +12,12 @@ interface Running {
 }
 
 /** What `npm start` runs, in its own process with a clean environment (no DATABASE_URL). */
-function startVigil(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+function startVigil(
+  env: Record<string, string>,
+  command = [process.execPath, '--import', 'tsx', 'src/main.ts'],
+): Running {
+  const [file, ...args] = command;
+  const child = spawn(file!, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,7 +71,7 @@ describe('the vigil process', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ serverInfo { databaseMode } }' }),
     });
-    expect(await answer.json()).toEqual({ data: { serverInfo: { databaseMode: 'pglite' } } });
+    expect(await answer.json()).toEqual({ data: { serverInfo: { databaseMode: 'PGLITE' } } });
 
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
@@ -80,4 +84,71 @@ describe('the vigil process', () => {
       expect.arrayContaining(['signal received', 'shutting down', 'stopped']),
     );
   });
+
+  it('`npm start` stops gracefully on a SIGTERM sent to npm itself: no server is left behind', async () => {
+    database = await createTestDatabase('pglite');
+    const running = startVigil({ PORT: '0', DATA_DIR: database.dataDir, LOG_LEVEL: 'info' }, [
+      'npm',
+      'start',
+    ]);
+    const url = await listeningUrl(running);
+    // The start script execs the service: npm's only child is the server, with no shell between.
+    const children = childrenOf(running.child.pid!);
+    expect(children).toHaveLength(1);
+    expect(commandOf(children[0]!)).toMatch(/^node .*launch\.mjs/);
+
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    expect(isAlive(children[0]!)).toBe(false);
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    expect(running.stderr()).toContain('"msg":"stopped"');
+  });
+
+  it('ends an open SSE subscription at once on SIGTERM instead of waiting for the shutdown deadline', async () => {
+    database = await createTestDatabase('pglite');
+    const running = startVigil({
+      PORT: '0',
+      DATA_DIR: database.dataDir,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: '30000',
+    });
+    const url = await listeningUrl(running);
+    const stream = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { time(intervalMs: 200) }' }),
+    });
+    const reader = stream.body!.getReader();
+    await reader.read();
+
+    const signalled = Date.now();
+    running.child.kill('SIGTERM');
+    // The client reads the end of its stream, and the process exits long before the 30 s deadline.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {}
+    expect(await running.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(running.stderr()).not.toContain('shutdown step did not finish in time');
+  });
 });
+
+/** Process ids whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  const text = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  return text
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((n) => n > 0);
+}
+
+function commandOf(pid: number): string {
+  return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

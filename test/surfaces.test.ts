@@ -195,7 +195,8 @@ function searchBySymbol(symbol: string, depth?: string): Call {
     tool: 'search-by-symbol',
     args: { symbol, ...(depth ? { depth } : {}) },
     query: SYMBOL_QUERY,
-    variables: { symbol, ...(depth ? { depth } : {}) },
+    // GraphQL spells the depth in UPPER_CASE; the tools keep the wire's lower case.
+    variables: { symbol, ...(depth ? { depth: depth.toUpperCase() } : {}) },
     fromGraphql: ({ searchBySymbol: d }) => ({
       symbol: d.symbol,
       name: d.name,
@@ -274,8 +275,9 @@ function searchByCoin(symbol: string): Call {
   };
 }
 
+// GraphQL's statement `resultJson` is the result as JSON, the shape the tools' `result` keeps.
 const EXECUTION_FIELDS =
-  'query status errors conventions statements { index kind statement result error { code message } }';
+  'query status errors conventions statements { index kind statement resultJson error { code message } }';
 
 /**
  * Drops `cacheHit` (anywhere): whether an answer came from the cache depends on which surface asked
@@ -291,7 +293,10 @@ function withoutCacheState(value: Json): Json {
   );
 }
 
-/** An FK-DSL run as comparable values (everything but the elapsed time and the cache state). */
+/**
+ * An FK-DSL run as comparable values (everything but the elapsed time and the cache state). GraphQL
+ * spells enum values in UPPER_CASE where the wire keeps lower case.
+ */
 function execution(run: {
   query: string;
   status: string;
@@ -301,14 +306,14 @@ function execution(run: {
 }) {
   return {
     query: run.query,
-    status: run.status,
+    status: run.status.toLowerCase(),
     errors: run.errors,
     conventions: run.conventions,
     statements: run.statements.map((s) => ({
       index: s.index,
-      kind: s.kind,
+      kind: s.kind.toLowerCase(),
       statement: s.statement,
-      result: withoutCacheState(s.result),
+      result: withoutCacheState('resultJson' in s ? s.resultJson : s.result),
       error: s.error,
     })),
   };
@@ -336,7 +341,11 @@ function submitFkDsl(query: string): Call {
     args: { query, async: true },
     query: 'mutation ($q: String!) { submitFkDsl(query: $q) { taskId status query } }',
     variables: { q: query },
-    fromGraphql: ({ submitFkDsl: t }) => ({ task_id: t.taskId, status: t.status, query: t.query }),
+    fromGraphql: ({ submitFkDsl: t }) => ({
+      task_id: t.taskId,
+      status: t.status.toLowerCase(),
+      query: t.query,
+    }),
     fromWire: (w) => ({ task_id: w.task_id, status: w.status, query: w.query }),
   };
 }
@@ -348,7 +357,7 @@ function taskStatus(taskId: string): Call {
     query: `query ($id: ID!) { fkDslTask(taskId: $id) { status error { code } result { ${EXECUTION_FIELDS} } } }`,
     variables: { id: taskId },
     fromGraphql: ({ fkDslTask: t }) => ({
-      status: t.status,
+      status: t.status.toLowerCase(),
       error: t.error,
       result: t.result && execution(t.result),
     }),
@@ -656,7 +665,7 @@ describe.each(cases)('$name', (useCase) => {
         // Variable coercion: the request is refused before execution (no data, HTTP 400).
         expect(got.status).toBe(400);
         expect(got.message).toContain(`"$${field}"`);
-        expect(got.message).toContain('"huge"');
+        expect(got.message).toContain('"HUGE"');
         break;
       case 'mcp':
         expect(got.rpc).toBe(-32602);

@@ -186,6 +186,32 @@ describe('tools end to end on the simulated market', () => {
     expect(quick).toMatchObject({ depth: 'quick', structural_data: null, technicals: null, history: null });
   });
 
+  it('keeps the wire values lower-case where GraphQL spells the same values in UPPER_CASE', async () => {
+    const wire = await value('search-by-symbol', { symbol: 'SPY', depth: 'deep' });
+    const definition = tool('search-by-symbol').definition;
+    const { body } = await graphql<{ searchBySymbol: Json }>(t.app, definition.document, {
+      symbol: 'SPY',
+      depth: 'DEEP',
+    });
+    expect(body.errors).toBeUndefined();
+    const g = body.data!.searchBySymbol;
+    expect(g.depth).toBe('DEEP');
+    expect(wire.depth).toBe('deep');
+    expect(wire.asset_class).toBe(g.assetClass.toLowerCase());
+    expect(wire.cached.market_state).toBe(g.quote.marketState.toLowerCase());
+    expect(wire.technicals.trend).toBe(g.technicals.trend.toLowerCase());
+    // The simulated profile lacks nothing, so nothing is computed there: map the names on that answer.
+    const computed = ['AVERAGE_VOLUME', 'WEEK52_HIGH', 'WEEK52_LOW', 'BETA'];
+    const data = { searchBySymbol: { ...g, fundamentals: { ...g.fundamentals, computed } } };
+    const mapped = definition.result(data as never, {}) as Json;
+    expect(mapped.structural_data.computed_fields).toEqual([
+      'avg_volume',
+      'week_52_high',
+      'week_52_low',
+      'beta',
+    ]);
+  });
+
   it('search-by-coin answers with 24 h statistics and, at depth deep, book and funding', async () => {
     const r = await value('search-by-coin', { symbol: 'BTC', depth: 'deep' });
     expect(r).toMatchObject({

@@ -12,13 +12,15 @@ import { type DatabaseHandle, notify } from '../platform/db/database.ts';
 import { sqlState } from '../platform/db/db-errors.ts';
 import { NotFoundError, ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import { generateApiKey, looksLikeApiKey, sha256 } from './api-key.ts';
+import { API_KEY_PREFIX_LENGTH, API_KEY_TAG, generateApiKey, looksLikeApiKey, sha256 } from './api-key.ts';
 import {
   type ApiKeyRecord,
   findApiKey,
   findApiKeyByHash,
   insertApiKey,
+  listApiKeyPrefixes,
   listApiKeys,
+  listRevokedSince,
   revokeApiKey,
   touchApiKey,
 } from './api-keys.repository.ts';
@@ -87,6 +89,8 @@ export class ApiKeyService {
   readonly #adminDigest: Buffer | undefined;
   readonly #cacheTtlMs: number;
   readonly #maxCached: number;
+  /** Public prefixes of every key (revoked ones too): what a genuine key can look like. */
+  readonly #prefixes = new Set<string>();
   /** By hash, oldest first. Only keys found in the database enter, so guesses cannot fill it. */
   readonly #cache = new Map<string, CachedKey>();
   readonly #loading = new Map<string, Promise<CachedKey | undefined>>();
@@ -131,11 +135,17 @@ export class ApiKeyService {
   }
 
   /**
-   * Whether `secret` is a key this instance verified as valid recently (or ADMIN_API_KEY), from
-   * memory alone: lets a valid key through from an address locked out by others' failed guesses
-   * without giving the guesses a database lookup.
+   * Whether `secret` may be a real key, from memory alone: ADMIN_API_KEY, a key verified recently,
+   * or a well-formed key whose public prefix is a real key's. Lets real keys through from an
+   * address locked out by others' failed guesses, while random guesses still get no lookup.
    */
-  isKnownValid(secret: string): boolean {
+  mayBeGenuine(secret: string): boolean {
+    if (
+      looksLikeApiKey(secret) &&
+      this.#prefixes.has(secret.slice(API_KEY_TAG.length, API_KEY_TAG.length + API_KEY_PREFIX_LENGTH))
+    ) {
+      return true;
+    }
     const digest = sha256(secret);
     if (this.#adminDigest && timingSafeEqual(digest, this.#adminDigest)) return true;
     const entry = this.#cache.get(digest.toString('hex'));
@@ -165,6 +175,10 @@ export class ApiKeyService {
           revokedAt: null,
         });
         this.#logger.info({ keyId: key.id, name, scopes, by: by.id }, 'API key created');
+        this.#prefixes.add(prefix);
+        await notify(this.#database.db, API_KEYS_CHANNEL, JSON.stringify({ created: prefix })).catch(
+          (error: unknown) => this.#logger.warn({ err: error }, 'could not announce a new API key'),
+        );
         return { key, secret };
       } catch (error) {
         // Two keys drawing the same public prefix is rare but possible; a new draw settles it.
@@ -209,10 +223,38 @@ export class ApiKeyService {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Listens for revocations made by other instances. */
+  /**
+   * Listens for keys created and revoked by other instances. Each time listening (re)starts after
+   * the first, what may have been missed meanwhile is caught up: the cache is dropped and the
+   * revocations since the previous start are announced (their open connections end).
+   */
   async start(): Promise<void> {
     if (this.#unlisten) return;
-    this.#unlisten = await this.#database.listen(API_KEYS_CHANNEL, (payload) => this.#heard(payload));
+    for (const prefix of await listApiKeyPrefixes(this.#database.db)) this.#prefixes.add(prefix);
+    let listeningSince: Date | undefined;
+    this.#unlisten = await this.#database.listen(
+      API_KEYS_CHANNEL,
+      (payload) => this.#heard(payload),
+      () => {
+        const previous = listeningSince;
+        listeningSince = this.#clock.now();
+        if (previous) void this.#catchUp(previous);
+      },
+    );
+  }
+
+  async #catchUp(since: Date): Promise<void> {
+    this.#epoch++;
+    this.#cache.clear();
+    try {
+      for (const prefix of await listApiKeyPrefixes(this.#database.db)) this.#prefixes.add(prefix);
+      // A minute of slack for clocks: announcing a revocation twice is harmless.
+      const ids = await listRevokedSince(this.#database.db, new Date(since.getTime() - 60_000));
+      for (const id of ids) this.#revoked(id);
+      this.#logger.info({ revoked: ids.length }, 'API key notifications resumed; caught up');
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'could not catch up on API key changes after a reconnect');
+    }
   }
 
   /** Stops listening and waits for the `last_used_at` writes under way. */
@@ -275,10 +317,17 @@ export class ApiKeyService {
 
   #heard(payload: string): void {
     let id: unknown;
+    let created: unknown;
     try {
-      id = (JSON.parse(payload) as { revoked?: unknown } | null)?.revoked;
+      const message = JSON.parse(payload) as { revoked?: unknown; created?: unknown } | null;
+      id = message?.revoked;
+      created = message?.created;
     } catch {
       id = undefined;
+    }
+    if (typeof created === 'string' && created.length === API_KEY_PREFIX_LENGTH) {
+      this.#prefixes.add(created);
+      return;
     }
     if (typeof id !== 'string' || id.length === 0) {
       this.#logger.warn({ payload: payload.slice(0, 200) }, 'ignored a malformed API key notification');
@@ -312,7 +361,9 @@ function checkName(raw: string): string {
   if ([...name].length > MAX_KEY_NAME_LENGTH) {
     throw new ValidationError('name', `must be at most ${MAX_KEY_NAME_LENGTH} characters`);
   }
-  if (/\p{Cc}/u.test(name)) throw new ValidationError('name', 'must not contain control characters');
+  if (/[\p{Cc}\p{Cf}]/u.test(name)) {
+    throw new ValidationError('name', 'must not contain control or invisible formatting characters');
+  }
   return name;
 }
 

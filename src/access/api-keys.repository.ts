@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../platform/db/database.ts';
 import { apiKeys } from './api-keys.sql.ts';
 
@@ -60,4 +60,16 @@ export async function touchApiKey(db: Executor, id: string, at: Date): Promise<v
     .update(apiKeys)
     .set({ lastUsedAt: at })
     .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, at))));
+}
+
+/** The public prefix of every key (to tell a possible key from a guess without a lookup). */
+export async function listApiKeyPrefixes(db: Executor): Promise<string[]> {
+  const rows = await db.select({ prefix: apiKeys.prefix }).from(apiKeys);
+  return rows.map((row) => row.prefix);
+}
+
+/** Ids of keys revoked at or after `since`. */
+export async function listRevokedSince(db: Executor, since: Date): Promise<string[]> {
+  const rows = await db.select({ id: apiKeys.id }).from(apiKeys).where(gte(apiKeys.revokedAt, since));
+  return rows.map((row) => row.id);
 }

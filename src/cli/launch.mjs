@@ -1,7 +1,8 @@
 // What `npm start`, `npm run mcp` and `npm run apikey` run: the bundle in dist/ when it is at least
 // as new as every file under src/ (`npm run build`; `npm install` builds it), else the TypeScript
-// sources through tsx. Either way the entry point runs in this process, so signals reach the
-// server directly.
+// sources through tsx. Either way the entry point runs in this process, and the npm scripts `exec`
+// this file (no shell stays between npm and the server): a SIGTERM sent to `npm start` is passed on
+// by npm to the server itself, which stops gracefully, and npm exits with the server's exit code.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,48 +1,98 @@
 import { builder } from '../builder.ts';
-import type { StatementPlan } from './explain.ts';
+import { errorCodeEnum, exposedErrorCode } from '../error-codes.graphql.ts';
+import { enumValues } from '../platform/graphql/enum-values.ts';
 import type { ExecutionResult, StatementOutcome } from './fk-dsl.service.ts';
 import { LIMITS } from './fk-dsl.service.ts';
+import { PlanRef, type StatementKind, StatementKindEnum } from './fk-dsl-plan.graphql.ts';
+import { ResultUnion, resultJson, succeeded } from './fk-dsl-results.graphql.ts';
+import { MetricUnitEnum, VALUE_OBJECT } from './fk-dsl-values.graphql.ts';
 import { METRICS, type MetricSpec } from './metrics-catalog.ts';
 import type { TaskRow } from './tasks.repository.ts';
 
+/**
+ * FK-DSL's root fields, its runs and its background tasks. Statement results are typed in
+ * fk-dsl-results.graphql.ts (and the files it draws on), plans in fk-dsl-plan.graphql.ts.
+ */
+
+type TaskStatus = TaskRow['status'];
+
+const TaskStatusEnum = builder.enumType('FkDslTaskStatus', {
+  description: 'Where an FK-DSL run is.',
+  values: enumValues<TaskStatus>({
+    queued: 'Waiting for a worker (a background task only).',
+    running: 'Being evaluated (a background task only).',
+    completed: 'Finished: every statement has its result or its own error.',
+    failed: 'The background task as a whole failed (see its `error`); no statement has a result.',
+  }),
+});
+
 const ErrorRef = builder.objectRef<{ code: string; message: string }>('FkDslError').implement({
-  fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+  description: `Why a statement, or a whole background task, failed. ${VALUE_OBJECT}`,
+  fields: (t) => ({
+    code: t.field({
+      type: errorCodeEnum(),
+      description: 'Stable error code, as in `extensions.code` of GraphQL errors.',
+      resolve: (e) => exposedErrorCode(e.code),
+    }),
+    message: t.exposeString('message', { description: 'What went wrong, for people.' }),
+  }),
 });
 
 const StatementRef = builder.objectRef<StatementOutcome>('FkDslStatementResult').implement({
-  description:
-    'One statement of a query: its canonical text and either its result (structured JSON) or its error.',
+  description: `One statement of a query: its canonical text and either its result or its error. ${VALUE_OBJECT}`,
   fields: (t) => ({
-    index: t.exposeInt('index'),
-    kind: t.exposeString('kind'),
-    statement: t.exposeString('statement'),
+    index: t.exposeInt('index', { description: 'Position of the statement in the query, from 0.' }),
+    kind: t.field({
+      type: StatementKindEnum,
+      description: 'The kind of statement; it says which type `result` is.',
+      resolve: (s) => s.kind as StatementKind,
+    }),
+    statement: t.exposeString('statement', { description: 'The statement in canonical form.' }),
     result: t.field({
+      type: ResultUnion,
+      nullable: true,
+      description: 'What the statement gives, typed by its kind; null when it failed (see `error`).',
+      resolve: (s) => succeeded(s),
+    }),
+    resultJson: t.field({
       type: 'JSON',
       nullable: true,
       description:
-        'evaluate: {asset:{symbol, metrics:[{metric, value, unit, asOf, window}], lineage}}; compare: {assets, table}; ' +
-        'correlate: {window, pairs:[{a, b, correlation, observations, from, to}]}; macro: {analysis, observations, ...}; ' +
-        'scan: {universe, scanned, matches:[{symbol, values}], skipped}; explain: {plan}.',
-      resolve: (s) => {
-        if ('error' in s) return null;
-        const { index: _index, kind: _kind, statement: _statement, ...rest } = s as Record<string, unknown>;
-        return rest;
-      },
+        'The result as untyped JSON, as `result` was before it was typed: evaluate {asset}, compare {assets, table}, ' +
+        'correlate {window, pairs}, macro {analysis, ..., result}, scan {universe, scanned, matches, skipped}, explain {plan}.',
+      deprecationReason: 'Use the typed `result`; this JSON form is removed in the next release.',
+      resolve: (s) => resultJson(s),
     }),
-    error: t.field({ type: ErrorRef, nullable: true, resolve: (s) => ('error' in s ? s.error : null) }),
+    error: t.field({
+      type: ErrorRef,
+      nullable: true,
+      description: 'Why the statement failed (the others still have results); null when it has a result.',
+      resolve: (s) => ('error' in s ? s.error : null),
+    }),
   }),
 });
 
 const ExecutionRef = builder.objectRef<ExecutionResult>('FkDslExecution').implement({
+  description: `A finished run of an FK-DSL query: one result per statement. ${VALUE_OBJECT}`,
   fields: (t) => ({
-    query: t.exposeString('query'),
-    status: t.exposeString('status'),
+    query: t.exposeString('query', { description: 'The query as submitted.' }),
+    status: t.field({
+      type: TaskStatusEnum,
+      description: 'Always COMPLETED: a run that could not start is a GraphQL error instead.',
+      resolve: (r) => r.status,
+    }),
     errors: t.exposeInt('errors', { description: 'Statements that failed (the others still have results).' }),
-    elapsedMs: t.exposeInt('elapsedMs'),
-    statements: t.field({ type: [StatementRef], resolve: (r) => [...r.statements] }),
+    elapsedMs: t.exposeInt('elapsedMs', { description: 'Time the run took, in ms.' }),
+    statements: t.field({
+      type: [StatementRef],
+      description: 'One per statement, in the order written.',
+      resolve: (r) => [...r.statements],
+    }),
     conventions: t.field({
       type: 'JSON',
-      description: 'How every number was computed.',
+      description:
+        'How every number was computed, as a JSON object of short texts keyed by topic (windows, percentages, ' +
+        'returns, each indicator). Untyped on purpose: the topics grow with the metrics; read it, do not parse it.',
       resolve: (r) => r.conventions,
     }),
   }),
@@ -50,47 +100,62 @@ const ExecutionRef = builder.objectRef<ExecutionResult>('FkDslExecution').implem
 
 const TaskRef = builder.objectRef<TaskRow>('FkDslTask').implement({
   description:
-    'An FK-DSL query run in the background; kept in the database, so any instance can answer for it.',
+    'An FK-DSL query run in the background; kept in the database, so any instance can answer for it. ' +
+    'An entity: `id` (the task id) is its cache key.',
   fields: (t) => ({
-    taskId: t.exposeID('id'),
-    status: t.exposeString('status', { description: 'queued, running, completed or failed.' }),
-    query: t.exposeString('query'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    id: t.exposeID('id', { description: 'The task id (a UUID); the same as `taskId`.' }),
+    taskId: t.exposeID('id', { description: 'The task id (a UUID), as `get-task-status` takes it.' }),
+    status: t.field({
+      type: TaskStatusEnum,
+      description: 'Where the task is.',
+      resolve: (task) => task.status,
+    }),
+    query: t.exposeString('query', { description: 'The query as submitted.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was submitted.' }),
+    startedAt: t.expose('startedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a worker last started it; null while queued the first time.',
+    }),
+    finishedAt: t.expose('finishedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it completed or failed; null before.',
+    }),
     result: t.field({
       type: ExecutionRef,
       nullable: true,
+      description: 'The results once COMPLETED; null before, or when it failed.',
       resolve: (task) => (task.result as ExecutionResult | null) ?? null,
     }),
-    error: t.field({ type: ErrorRef, nullable: true, resolve: (task) => task.error ?? null }),
+    error: t.field({
+      type: ErrorRef,
+      nullable: true,
+      description: 'Why the task FAILED; null otherwise.',
+      resolve: (task) => task.error ?? null,
+    }),
   }),
 });
 
-const PlanRef = builder.objectRef<StatementPlan>('FkDslPlan').implement({
-  fields: (t) => ({
-    statement: t.exposeString('statement'),
-    kind: t.exposeString('kind'),
-    fetches: t.field({
-      type: 'JSON',
-      description: 'Per instrument: quote, profile, daily and hourly bars fetched (once).',
-      resolve: (p) => p.fetches,
-    }),
-    computations: t.exposeStringList('computations'),
-  }),
-});
+const signatureOf = (m: MetricSpec) =>
+  m.params.length
+    ? `${m.name}(${m.params.map((p) => `${p.name}${p.repeated ? '...' : ''}${p.default !== undefined ? ` = ${p.default}` : p.optional ? '?' : ''}`).join(', ')})`
+    : m.name;
 
 const MetricRef = builder.objectRef<MetricSpec>('FkDslMetric').implement({
+  description: 'A metric FK-DSL knows (the catalog). An entity: `id` (its name) is its cache key.',
   fields: (t) => ({
-    name: t.exposeString('name'),
-    unit: t.exposeString('unit'),
-    description: t.exposeString('description'),
-    technical: t.boolean({ resolve: (m) => m.technical ?? false }),
+    id: t.exposeID('name', { description: 'The metric name, unique in the catalog.' }),
+    name: t.exposeString('name', { description: 'The metric name, as written in queries: `VOLATILITY`.' }),
+    unit: t.field({ type: MetricUnitEnum, description: 'Unit of its values.', resolve: (m) => m.unit }),
+    description: t.exposeString('description', { description: 'What it computes and how.' }),
+    technical: t.boolean({
+      description: 'Whether it can be used inside TECHNICAL(...).',
+      resolve: (m) => m.technical ?? false,
+    }),
     signature: t.string({
-      resolve: (m) =>
-        m.params.length
-          ? `${m.name}(${m.params.map((p) => `${p.name}${p.repeated ? '...' : ''}${p.default !== undefined ? ` = ${p.default}` : p.optional ? '?' : ''}`).join(', ')})`
-          : m.name,
+      description: 'Its arguments with defaults: `VOLATILITY(window = 30d)`; `...` marks a repeated one.',
+      resolve: signatureOf,
     }),
   }),
 });
@@ -125,7 +190,7 @@ builder.queryField('fkDslTask', (t) =>
     description:
       'Status (and, once completed, the result) of a submitted query: the `get-task-status` tool. ' +
       'Only its submitter (or an admin) sees a task; anyone else gets NOT_FOUND.',
-    args: { taskId: t.arg.id({ required: true }) },
+    args: { taskId: t.arg.id({ required: true, description: 'The task id submitFkDsl returned.' }) },
     resolve: (_root, { taskId }, ctx) => ctx.deps.fkDsl.task(String(taskId), ctx.viewer.principal),
   }),
 );

@@ -4,12 +4,24 @@ import * as fkDslGraphql from './fk-dsl.graphql.ts';
 import { cleanupJob, executeJob } from './fk-dsl.jobs.ts';
 import type { FkDslService } from './fk-dsl.service.ts';
 import { fkDslTools } from './fk-dsl.tools.ts';
+import * as fkDslCausalityGraphql from './fk-dsl-causality.graphql.ts';
+import * as fkDslMacroGraphql from './fk-dsl-macro.graphql.ts';
+import * as fkDslPlanGraphql from './fk-dsl-plan.graphql.ts';
+import * as fkDslResultsGraphql from './fk-dsl-results.graphql.ts';
+import * as fkDslValuesGraphql from './fk-dsl-values.graphql.ts';
 import * as tasksTables from './tasks.sql.ts';
 
 /** The FK-DSL query language: run, explain, and background tasks kept in the database. */
 export const fkDslModule = defineModule<{ readonly fkDsl: FkDslService }>({
   name: 'fk-dsl',
-  graphql: [fkDslGraphql],
+  graphql: [
+    fkDslValuesGraphql,
+    fkDslCausalityGraphql,
+    fkDslMacroGraphql,
+    fkDslPlanGraphql,
+    fkDslResultsGraphql,
+    fkDslGraphql,
+  ],
   tables: [tasksTables],
   errors: FKDSL_ERRORS,
   tools: fkDslTools,

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../platform/operations/tool.ts';
+import {
+  RESULT_FRAGMENTS,
+  type ResultData,
+  resultWire,
+  STATEMENT_KIND,
+  TASK_STATUS,
+  TASK_STATUSES,
+} from './fk-dsl-wire.ts';
 
 /** `execute-fk-dsl` and `get-task-status` as GraphQL documents with their wire shapes. */
 
@@ -13,7 +21,7 @@ interface ExecutionData {
     index: number;
     kind: string;
     statement: string;
-    result: Record<string, unknown> | null;
+    result: ResultData | null;
     error: { code: string; message: string } | null;
   }[];
 }
@@ -30,9 +38,8 @@ interface TaskData {
 }
 
 const EXECUTION_FIELDS =
-  'query status errors elapsedMs conventions statements { index kind statement result error { code message } }';
+  'query status errors elapsedMs conventions statements { index kind statement result { ...FkDslResultWire } error { code message } }';
 
-const TASK_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 const isoTime = z.string().describe('ISO 8601 time, UTC');
 const errorSchema = z.object({ code: z.string(), message: z.string() });
 
@@ -64,9 +71,9 @@ function execution(data: ExecutionData): ExecutionWire {
   return {
     statements: data.statements.map((s) => ({
       index: s.index,
-      kind: s.kind,
+      kind: STATEMENT_KIND(s.kind),
       statement: s.statement,
-      result: s.result,
+      result: resultWire(s.result),
       error: s.error,
     })),
     errors: data.errors,
@@ -98,7 +105,8 @@ const executeFkDsl: ToolDefinition<{ executeFkDsl?: ExecutionData; submitFkDsl?:
     'says how each number is computed.',
   document: /* GraphQL */ `
     query ExecuteFkDsl($query: String!) { executeFkDsl(query: $query) { ${EXECUTION_FIELDS} } }
-    mutation SubmitFkDsl($query: String!) { submitFkDsl(query: $query) { taskId status query createdAt } }`,
+    mutation SubmitFkDsl($query: String!) { submitFkDsl(query: $query) { taskId status query createdAt } }
+    ${RESULT_FRAGMENTS}`,
   operationName: (args) => (args.async ? 'SubmitFkDsl' : 'ExecuteFkDsl'),
   arguments: {
     async: {
@@ -113,13 +121,13 @@ const executeFkDsl: ToolDefinition<{ executeFkDsl?: ExecutionData; submitFkDsl?:
       const task = data.submitFkDsl;
       return {
         task_id: task.taskId,
-        status: task.status as ExecuteWire['status'],
+        status: TASK_STATUS(task.status),
         query: task.query,
         created_at: task.createdAt,
       };
     }
     const run = data.executeFkDsl!;
-    return { query: run.query, status: run.status as ExecuteWire['status'], result: execution(run) };
+    return { query: run.query, status: TASK_STATUS(run.status), result: execution(run) };
   },
   outputSchema: executeOutput,
   // Not read-only and not idempotent: with async it writes a task (each call a new one). The waiting
@@ -154,13 +162,14 @@ const getTaskStatus: ToolDefinition<{ fkDslTask: TaskData }, TaskWire> = {
         taskId status query createdAt startedAt finishedAt error { code message }
         result { ${EXECUTION_FIELDS} }
       }
-    }`,
+    }
+    ${RESULT_FRAGMENTS}`,
   arguments: {
     taskId: { description: 'The task_id execute-fk-dsl returned.' },
   },
   result: ({ fkDslTask: task }) => ({
     task_id: task.taskId,
-    status: task.status as TaskWire['status'],
+    status: TASK_STATUS(task.status),
     query: task.query,
     created_at: task.createdAt,
     started_at: task.startedAt,

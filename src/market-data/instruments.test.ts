@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../platform/errors.ts';
-import { instrumentKey, parseInstrument, yahooSymbol } from './instruments.ts';
+import { instrumentKey, parseInstrument, resolveInstrument, yahooSymbol } from './instruments.ts';
 
 describe('parseInstrument', () => {
   it.each([
@@ -64,5 +64,32 @@ describe('parseInstrument', () => {
     expect(yahooSymbol(parseInstrument('EUR/USD'))).toBe('EURUSD=X');
     expect(instrumentKey(parseInstrument('aapl'))).toBe('equity:US:AAPL');
     expect(instrumentKey(parseInstrument('btc-usdt'))).toBe('crypto:BTC/USDT');
+  });
+});
+
+describe('resolveInstrument', () => {
+  it.each([
+    ['BTC', 'BTC/USDT'],
+    ['btc', 'BTC/USDT'],
+    ['BTCUSDT', 'BTC/USDT'],
+    ['BTC-USD', 'BTC/USD'],
+    ['btc/usdt', 'BTC/USDT'],
+    ['eth', 'ETH/USDT'],
+  ])('reads the crypto form %j as %s, like search-by-coin', (written, symbol) => {
+    expect(resolveInstrument(written)).toMatchObject({ symbol, assetClass: 'crypto' });
+  });
+
+  it('keeps listed tickers, stablecoins and explicit asset classes as written', () => {
+    expect(resolveInstrument('AAPL')).toEqual({ symbol: 'AAPL', assetClass: 'equity', market: 'US' });
+    expect(resolveInstrument('BTC', { assetClass: 'equity' })).toMatchObject({
+      symbol: 'BTC',
+      assetClass: 'equity',
+    });
+    expect(resolveInstrument('USDT')).toMatchObject({ symbol: 'USDT', assetClass: 'equity' });
+    expect(resolveInstrument('BTC/USDT', { assetClass: 'equity' })).toMatchObject({ assetClass: 'crypto' });
+    expect(resolveInstrument('SOL', { assetClass: 'crypto', quote: 'USDC' }).symbol).toBe('SOL/USDC');
+    expect(resolveInstrument('VOD', { market: 'UK' })).toMatchObject({ symbol: 'VOD', market: 'UK' });
+    expect(resolveInstrument('CPI')).toMatchObject({ assetClass: 'macro' });
+    expect(resolveInstrument('VIX', { assetClass: 'equity' })).toMatchObject({ assetClass: 'macro' });
   });
 });

@@ -143,6 +143,40 @@ export function parseInstrument(input: string, hint: ParseHint = {}): Instrument
   return parseListed(raw, hint, field, input);
 }
 
+export interface ResolveHint {
+  /**
+   * An asset class the caller named explicitly (`asset_type`, `assetClass`); absent when the caller
+   * left it open, so a bare coin can be read as the coin.
+   */
+  readonly assetClass?: AssetClass;
+  /** Market code for listed instruments (default US). */
+  readonly market?: string;
+  /** Quote asset of a bare coin (default USDT, like search-by-coin). */
+  readonly quote?: string;
+  /** Argument name to use in error messages (default `symbol`). */
+  readonly field?: string;
+}
+
+/**
+ * The one reading of a symbol every surface shares (price streams, quotes, bars): the notations of
+ * parseInstrument, plus a bare coin (`BTC`, `eth`) read as the coin against USDT when the caller
+ * named no asset class, as search-by-coin reads it. BTC is also a US-listed fund: asking for the
+ * equity explicitly still gets the fund. Stablecoins stay listed tickers (USDT against USDT means
+ * nothing). Other asset classes are no parsing hints: `asset_type: equity`, the old protocol's
+ * default, never turns BTC/USDT or VIX into a share.
+ */
+export function resolveInstrument(input: string, hint: ResolveHint = {}): Instrument {
+  const { assetClass, market, quote, field } = hint;
+  const base = { ...(market ? { market } : {}), ...(field ? { field } : {}) };
+  if (assetClass === 'crypto')
+    return parseInstrument(input, { ...base, assetClass, ...(quote ? { quote } : {}) });
+  const raw = input.trim().toUpperCase();
+  if (assetClass === undefined && KNOWN_COINS.has(raw) && !USD_EQUIVALENTS.has(raw)) {
+    return parseInstrument(raw, { ...base, assetClass: 'crypto', ...(quote ? { quote } : {}) });
+  }
+  return parseInstrument(input, base);
+}
+
 function parseListed(raw: string, hint: ParseHint, field: string, input: string): Instrument {
   let ticker = raw;
   let market = hint.market ? hint.market.toUpperCase() : undefined;

@@ -1,6 +1,6 @@
 import type { McpResourceTemplate, ResourceCall, ResourceParams } from '../platform/mcp/mcp-resources.ts';
 import type { PriceHub, PriceTick } from './hub/price-hub.ts';
-import { instrumentKey, parseInstrument } from './instruments.ts';
+import { instrumentKey, resolveInstrument } from './instruments.ts';
 import { joined } from './tools/tool-wire.ts';
 
 /** A subscribed price resource changes at most once per this interval (the hub enforces it). */
@@ -65,7 +65,7 @@ export function priceResource(deps: { readonly priceHub: PriceHub }): McpResourc
   async function quote(params: ResourceParams, call: ResourceCall) {
     const { quote } = await call<PriceData>(PRICE_QUERY, { symbol: params.symbol ?? '' });
     // The query accepted the symbol, so it parses here the same way.
-    return { data: quote, instrument: parseInstrument(params.symbol ?? '') };
+    return { data: quote, instrument: resolveInstrument(params.symbol ?? '') };
   }
 
   return {

@@ -14,7 +14,10 @@ import { alignBarRange, alignDays, alignDown, cut } from './cache/ranges.ts';
 import { type CachedKind, ttlFor } from './cache/ttl.ts';
 import { instrumentKey } from './instruments.ts';
 import { NotSupportedError } from './market-data.errors.ts';
-import type { Capability, MarketDataProvider, UniverseEntry } from './providers/provider.ts';
+import { type MarketDataObserver, UNOBSERVED } from './observer.ts';
+import type { CircuitState } from './providers/http/circuit-breaker.ts';
+import type { Capability, InstrumentMatch, MarketDataProvider, UniverseEntry } from './providers/provider.ts';
+import { mergeMatches, normaliseQuery } from './search/instrument-search.ts';
 import {
   BAR_INTERVAL_MS,
   type Bar,
@@ -66,6 +69,7 @@ export class MarketDataService {
     logger: Logger,
     options: Partial<ArbiterOptions> = {},
     limits: Partial<MarketDataLimits> = {},
+    private readonly observer: MarketDataObserver = UNOBSERVED,
   ) {
     if (providers.length === 0) throw new Error('market data needs at least one provider');
     const now = () => clock.now().getTime();
@@ -79,13 +83,19 @@ export class MarketDataService {
       },
       now,
     );
-    this.#arbiter = new Arbiter(providers, this.#health, clock, logger.child({ component: 'market-data' }), {
-      timeoutMs: 8_000,
-      tolerance: 0.01,
-      fanout: 2,
-      maxLagMs: 15 * 60_000,
-      ...options,
-    });
+    this.#arbiter = new Arbiter(
+      providers,
+      this.#health,
+      clock,
+      logger.child({ component: 'market-data' }),
+      { timeoutMs: 8_000, tolerance: 0.01, fanout: 2, maxLagMs: 15 * 60_000, ...options },
+      observer,
+    );
+  }
+
+  /** The circuit breaker state of every provider that calls out over HTTP. */
+  circuits(): Array<{ provider: string; state: CircuitState }> {
+    return this.providers.flatMap((p) => (p.circuit ? [{ provider: p.id, state: p.circuit() }] : []));
   }
 
   providersInfo(): ProviderInfo[] {
@@ -262,6 +272,25 @@ export class MarketDataService {
     return { ...all, value: cut(all.value, (t) => t.time, since, FAR_FUTURE) };
   }
 
+  /**
+   * Instruments whose name or symbol matches `query` (at most `limit`), from every provider that
+   * searches (search endpoints, the simulated universe) merged in health order without duplicates,
+   * keeping only instruments a configured provider can quote.
+   */
+  searchInstruments(query: string, limit: number): Promise<Sourced<InstrumentMatch[]>> {
+    const q = normaliseQuery(query);
+    return this.#cached('search', undefined, `${limit}:${q.toLowerCase()}`, async () => {
+      const found = await this.#arbiter.all('instrument search', 'search', (p, signal) =>
+        p.search!({ query: q, limit, signal }),
+      );
+      const answers = found.value.map((answer) => answer.value);
+      return {
+        value: mergeMatches(answers, (i) => this.supports('quote', i), limit),
+        lineage: found.lineage,
+      };
+    });
+  }
+
   /** Status of every venue every provider can see (each provider asked once; failures are omitted). */
   async venueStatus(): Promise<Sourced<VenueStatus[]>> {
     const able = this.#arbiter.eligible('venueStatus');
@@ -292,17 +321,19 @@ export class MarketDataService {
     const id = instrument ? instrumentKey(instrument) : '*';
     if (instrument) this.#budget.admit(id);
     const key = `${kind}|${id}|${params}`;
-    const cached = await this.#cache.getOrLoad(
-      key,
-      load,
-      () => ttlFor(kind, instrument, this.clock.now(), ttlExtra),
-      {
+    const cached = await this.#cache
+      .getOrLoad(key, load, () => ttlFor(kind, instrument, this.clock.now(), ttlExtra), {
         // Only calls that reach a live provider spend its shared rate limit; the simulated market is free.
         beforeLoad: () => {
           if (this.#arbiter.eligible(kind, instrument).some((p) => p.live)) this.#budget.charge();
         },
-      },
-    );
+      })
+      .catch((error: unknown) => {
+        // Nothing usable was in the cache: a failed load is a miss.
+        this.observer.cacheLookup(kind, false);
+        throw error;
+      });
+    this.observer.cacheLookup(kind, cached.hit);
     return {
       value: cached.value.value,
       lineage: {

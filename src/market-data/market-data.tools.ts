@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { ToolArgs, ToolDefinition } from '../platform/operations/tool.ts';
+import type { ComputedFundamental } from './tools/search-by-symbol.ts';
 import { DEPTH_DESCRIPTIONS, DEPTHS, type Depth } from './tools/tool-args.ts';
 import {
   ASSET_CLASS_FROM_GRAPHQL,
+  COMPUTED_FROM_GRAPHQL,
   type CoinData,
   type CoinWire,
   coinOutput,
@@ -21,7 +23,7 @@ import {
  */
 
 /** Fundamentals field names as the wire spells them (for `computed_fields`). */
-const WIRE_FIELD: Readonly<Record<string, string>> = {
+const WIRE_FIELD: Readonly<Record<ComputedFundamental, string>> = {
   averageVolume: 'avg_volume',
   week52High: 'week_52_high',
   week52Low: 'week_52_low',
@@ -98,7 +100,7 @@ const searchBySymbol: ToolDefinition<{ searchBySymbol: SymbolData }, SymbolWire>
         sector: f.sector,
         industry: f.industry,
         shares_outstanding: f.sharesOutstanding,
-        computed_fields: f.computed.map((name) => WIRE_FIELD[name] ?? name),
+        computed_fields: f.computed.map((name) => WIRE_FIELD[COMPUTED_FROM_GRAPHQL(name)]),
         source: f.lineage ? joined(f.lineage.used) : null,
       },
     };

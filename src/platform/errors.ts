@@ -96,10 +96,46 @@ export const PLATFORM_ERRORS = {
     description:
       'The GraphQL document is over a limit: `details.limit` is `tokens`, `aliases`, `depth` or `cost`, `details.max` the bound (and `details.found` what the document has, when counted).',
   },
+  // The GraphQL server's own codes for a request it cannot read as an operation (GraphQL over HTTP only).
+  BAD_REQUEST: {
+    status: 400,
+    description:
+      'A GraphQL request without a `query` string, or with `variables` or `extensions` that are not objects.',
+  },
+  OPERATION_RESOLUTION_FAILURE: {
+    status: 400,
+    description:
+      'The GraphQL document has several operations and `operationName` names none of them (or is missing).',
+  },
   CSRF_HEADER_REQUIRED: {
     status: 403,
     description:
       'A GraphQL operation over GET needs an `X-GraphQL-CSRF` header (any value) or a non-form Content-Type, so that browsers preflight it.',
+  },
+  PERSISTED_QUERY_NOT_FOUND: {
+    status: 404,
+    description:
+      'Automatic persisted queries: no document is registered under `extensions.persistedQuery.sha256Hash` (message `PersistedQueryNotFound`). Send the document with its hash once; later requests may send the hash alone.',
+  },
+  PERSISTED_QUERY_NOT_SUPPORTED: {
+    status: 400,
+    description:
+      'Automatic persisted queries are off (`APQ_MAX_ENTRIES=0`) and the hash is not a listed operation (message `PersistedQueryNotSupported`): send the document.',
+  },
+  PERSISTED_QUERY_MISMATCH: {
+    status: 400,
+    description:
+      "`extensions.persistedQuery.sha256Hash` is not the SHA-256 of the document sent with it (or not that listed operation's key).",
+  },
+  PERSISTED_OPERATION_REQUIRED: {
+    status: 403,
+    description:
+      'The server runs only listed operations (`PERSISTED_OPERATIONS_ONLY`) and the document sent is not one: send a listed operation by its key in `extensions.persistedQuery.sha256Hash`.',
+  },
+  PERSISTED_OPERATION_NOT_FOUND: {
+    status: 404,
+    description:
+      'The server runs only listed operations (`PERSISTED_OPERATIONS_ONLY`) and none has the key in `extensions.persistedQuery.sha256Hash`.',
   },
   INTERNAL: {
     status: 500,

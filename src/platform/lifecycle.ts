@@ -46,9 +46,12 @@ export async function stopGracefully(steps: StopSteps): Promise<void> {
   // 1. Stop accepting; keep-alive sockets with nothing in flight are closed now.
   const drained = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
   server?.closeIdleConnections();
-  // 2. WebSocket clients get 1001 and a bounded close handshake; notification streams end.
+  // 2. WebSocket clients get 1001 and a bounded close handshake; event streams (SSE, multipart,
+  // MCP notifications) end, since they would otherwise hold the drain below to its deadline.
   const streamsMs = Math.min(2_000, remaining());
   await bounded('close streams', () => steps.closeStreams(streamsMs), streamsMs + 100);
+  // Keep-alive connections whose stream just ended are idle now: close them too.
+  server?.closeIdleConnections();
   // 3. In-flight HTTP requests finish, or are cut at the deadline.
   await bounded('drain requests', () => drained, remaining());
   server?.closeAllConnections();
@@ -62,12 +65,17 @@ export async function stopGracefully(steps: StopSteps): Promise<void> {
 
 /**
  * For entry points: the first SIGINT/SIGTERM (or a call of the returned function, e.g. when stdin
- * ends) stops gracefully and exits 0, or 1 if the stop fails; a second signal exits at once.
+ * ends) stops gracefully and exits 0, or 1 if the stop fails; a second signal exits at once (the
+ * first one delivered twice within a second counts once).
  */
 export function exitAfterStop(logger: Logger, stop: () => Promise<void>): (reason: string) => void {
   let stopping = false;
+  let first: { reason: string; at: number } | undefined;
   const shutdown = (reason: string) => {
     if (stopping) {
+      // The same signal again at once is a copy, not a person insisting: a terminal signals the
+      // whole process group and `npm start` forwards what it received to its child as well.
+      if (first && reason === first.reason && Date.now() - first.at < DUPLICATE_SIGNAL_MS) return;
       if (isSignal(reason)) {
         logger.warn({ reason }, 'second signal: exiting without waiting');
         process.exit(1);
@@ -75,6 +83,7 @@ export function exitAfterStop(logger: Logger, stop: () => Promise<void>): (reaso
       return;
     }
     stopping = true;
+    first = { reason, at: Date.now() };
     logger.info({ reason }, isSignal(reason) ? 'signal received' : 'stopping');
     stop().then(
       () => process.exit(0),
@@ -91,3 +100,6 @@ export function exitAfterStop(logger: Logger, stop: () => Promise<void>): (reaso
 }
 
 const isSignal = (reason: string) => reason === 'SIGINT' || reason === 'SIGTERM';
+
+/** A repeat of the first signal within this long is the same request delivered twice. */
+const DUPLICATE_SIGNAL_MS = 1_000;

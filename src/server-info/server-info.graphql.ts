@@ -2,16 +2,20 @@ import { setInterval as every } from 'node:timers/promises';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { isIdentifiedAdmin } from '../platform/access/principal.ts';
+import type { DatabaseMode } from '../platform/db/database.ts';
+import { enumValues } from '../platform/graphql/enum-values.ts';
 import { checkIntervalMs, UPDATE_INTERVAL_MS } from '../platform/limits.ts';
 import type { InstanceRow } from './instances.repository.ts';
 import type { ServerInfo } from './server-info.service.ts';
 
+const DATABASE_MODE_DESCRIPTIONS: Readonly<Record<DatabaseMode, string>> = {
+  postgres: 'A PostgreSQL server (DATABASE_URL is set); several instances may share it.',
+  pglite: 'The embedded PGlite database in DATA_DIR (single process).',
+};
+
 const DatabaseModeEnum = builder.enumType('DatabaseMode', {
   description: 'Where Vigil keeps its state.',
-  values: {
-    postgres: { description: 'A PostgreSQL server (DATABASE_URL is set); several instances may share it.' },
-    pglite: { description: 'The embedded PGlite database in DATA_DIR (single process).' },
-  } as const,
+  values: enumValues(DATABASE_MODE_DESCRIPTIONS),
 });
 
 /** Why hostnames and pids are withheld: they help an attacker and no anonymous caller needs them. */
@@ -21,9 +25,11 @@ const detailsFor = (ctx: GraphQLContext) =>
   ctx.deps.config.exposeInstanceDetails || isIdentifiedAdmin(ctx.viewer.principal);
 
 const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement({
-  description: 'A running Vigil process registered in the shared database.',
+  description:
+    'A running Vigil process registered in the shared database. Entity: id is the instance id, unique per ' +
+    'process start.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'Instance id, unique per process start (ServerInfo.instanceId).' }),
     hostname: t.string({
       nullable: true,
       description: `Host the instance runs on; null unless EXPOSE_INSTANCE_DETAILS is on (${PRIVATE}).`,
@@ -34,22 +40,35 @@ const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement(
       description: `Process id of the instance; null unless EXPOSE_INSTANCE_DETAILS is on (${PRIVATE}).`,
       resolve: (row, _args, ctx) => (detailsFor(ctx) ? row.pid : null),
     }),
-    version: t.exposeString('version'),
-    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    version: t.exposeString('version', { description: 'Vigil version the instance runs.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When the process started.' }),
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', description: 'Last heartbeat (every 15 s).' }),
   }),
 });
 
 const ServerInfoRef = builder.objectRef<ServerInfo>('ServerInfo').implement({
-  description: 'The process answering this request.',
+  description:
+    'The process answering this request. Entity: id is its instance id (the same as `instanceId` and as ' +
+    'the ServiceInstance id of this process).',
   fields: (t) => ({
-    name: t.exposeString('name'),
-    version: t.exposeString('version'),
+    id: t.exposeID('instanceId', {
+      description: 'Instance id of the answering process, unique per process start.',
+    }),
+    name: t.exposeString('name', { description: 'Service name (`vigil`).' }),
+    version: t.exposeString('version', { description: 'Vigil version.' }),
     instanceId: t.exposeID('instanceId', { description: 'Unique per process start.' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime' }),
-    uptimeSeconds: t.exposeFloat('uptimeSeconds'),
-    databaseMode: t.field({ type: DatabaseModeEnum, resolve: (info) => info.databaseMode }),
-    nodeVersion: t.exposeString('nodeVersion'),
+    startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When the process started.' }),
+    uptimeSeconds: t.exposeFloat('uptimeSeconds', {
+      description: 'Time since the process started, in seconds.',
+    }),
+    databaseMode: t.field({
+      type: DatabaseModeEnum,
+      description: 'Where Vigil keeps its state.',
+      resolve: (info) => info.databaseMode,
+    }),
+    nodeVersion: t.exposeString('nodeVersion', {
+      description: 'Node.js version of the process (`v20.19.0`).',
+    }),
     liveInstances: t.field({
       type: [InstanceRef],
       description: 'Every instance that heartbeated in the last 45 s, this one included, newest first.',
@@ -72,7 +91,13 @@ builder.subscriptionField('time', (t) =>
     description:
       `The server clock, pushed every \`intervalMs\` milliseconds (${UPDATE_INTERVAL_MS.min} to ${UPDATE_INTERVAL_MS.max}). Useful to check that a ` +
       'subscription transport (graphql-ws or SSE) works end to end.',
-    args: { intervalMs: t.arg.int({ defaultValue: UPDATE_INTERVAL_MS.default, required: true }) },
+    args: {
+      intervalMs: t.arg.int({
+        defaultValue: UPDATE_INTERVAL_MS.default,
+        required: true,
+        description: `Time between two pushes, in ms (${UPDATE_INTERVAL_MS.min} to ${UPDATE_INTERVAL_MS.max}).`,
+      }),
+    },
     subscribe: (_root, { intervalMs }, ctx) => {
       return clockTicks(checkIntervalMs('intervalMs', intervalMs), () => ctx.deps.clock.now());
     },

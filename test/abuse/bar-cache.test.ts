@@ -11,7 +11,7 @@ import { ManualClock } from '../support/manual-clock.ts';
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
 type Json = any;
 
-const EXECUTE = `query ($q: String!) { executeFkDsl(query: $q) { errors statements { result error { code } } } }`;
+const EXECUTE = `query ($q: String!) { executeFkDsl(query: $q) { errors statements { result: resultJson error { code } } } }`;
 const MIB = 1024 * 1024;
 
 /**

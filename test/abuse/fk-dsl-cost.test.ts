@@ -16,7 +16,7 @@ import { createFakeProvider } from '../support/fake-provider.ts';
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
 type Json = any;
 
-const EXECUTE = `query ($q: String!) { executeFkDsl(query: $q) { errors statements { kind result error { code message } } } }`;
+const EXECUTE = `query ($q: String!) { executeFkDsl(query: $q) { errors statements { kind result: resultJson error { code message } } } }`;
 const SUBMIT = 'mutation ($q: String!) { submitFkDsl(query: $q) { taskId status } }';
 const POLL =
   'query ($id: ID!) { fkDslTask(taskId: $id) { status result { statements { kind error { code message } } } } }';
@@ -151,7 +151,7 @@ describe('FK-DSL cost, time slices and deadline', () => {
         { code: 'FKDSL_DEADLINE_EXCEEDED', message: expect.stringContaining('FKDSL_DEADLINE_MS (1 ms)') },
       ]);
       // EXPLAIN fetches nothing, so it still answers.
-      expect(statements[2]).toMatchObject({ kind: 'explain', error: null });
+      expect(statements[2]).toMatchObject({ kind: 'EXPLAIN', error: null });
     };
 
     it('stops a query run in the request, every unfinished statement reporting the deadline', async () => {
@@ -170,7 +170,7 @@ describe('FK-DSL cost, time slices and deadline', () => {
       const task = await vi.waitFor(
         async () => {
           const { body } = await graphql<{ fkDslTask: Json }>(t.app, POLL, { id: taskId });
-          expect(body.data!.fkDslTask.status).toBe('completed');
+          expect(body.data!.fkDslTask.status).toBe('COMPLETED');
           return body.data!.fkDslTask;
         },
         { timeout: 20_000, interval: 100 },

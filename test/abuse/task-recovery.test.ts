@@ -364,7 +364,7 @@ describe('submitFkDsl on every surface', () => {
     for (let i = 0; i < 3; i++) {
       answers.push((await graphql(t.app, SUBMIT, { q: `EVALUATE AAPL: SMA(${i + 2})` })).body);
     }
-    expect(answers.slice(0, 2).map((a) => a.data.submitFkDsl.status)).toEqual(['queued', 'queued']);
+    expect(answers.slice(0, 2).map((a) => a.data.submitFkDsl.status)).toEqual(['QUEUED', 'QUEUED']);
     expect(answers[2].errors[0]).toMatchObject({
       message: expect.stringContaining('FKDSL_MAX_PENDING_TASKS_PER_CLIENT'),
       extensions: { code: 'TOO_MANY_TASKS', limit: 2 },
@@ -404,7 +404,7 @@ describe('an app starting after an instance was killed mid-task', () => {
     const task = await vi.waitFor(
       async () => {
         const { body } = await graphql<{ fkDslTask: Json }>(t.app, poll, { id });
-        expect(body.data?.fkDslTask.status).toBe('completed');
+        expect(body.data?.fkDslTask.status).toBe('COMPLETED');
         return body.data!.fkDslTask;
       },
       { timeout: 20_000, interval: 100 },

@@ -29,7 +29,7 @@ export async function run(): Promise<void> {
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
 
   const body = JSON.stringify({
-    data: { serverInfo: { name: 'vigil', version: '0.1.0', databaseMode: 'pglite' } },
+    data: { serverInfo: { name: 'vigil', version: '0.1.0', databaseMode: 'PGLITE' } },
   });
   const bare = createServer((req, res) => {
     req.resume();

@@ -54,10 +54,13 @@ const KINDS: ReadonlyArray<readonly [number, (i: number) => MixRequest]> = [
     (i) =>
       gql(`graphql searchBySymbol ${DEPTHS[i % 3]}`, SEARCH, {
         s: STOCKS[(i >> 2) % STOCKS.length],
-        d: DEPTHS[i % 3],
+        d: DEPTHS[i % 3]!.toUpperCase(),
       }),
   ],
-  [4, (i) => gql('graphql searchByCoin', COIN, { s: COINS[i % COINS.length], d: DEPTHS[i % 3] })],
+  [
+    4,
+    (i) => gql('graphql searchByCoin', COIN, { s: COINS[i % COINS.length], d: DEPTHS[i % 3]!.toUpperCase() }),
+  ],
   [
     10,
     (i) =>

@@ -41,6 +41,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const extra: Array<{ title: string; run(p: MarketDataProvider, signal: AbortSignal): Promise<void> }> = [
   {
+    title: 'searches its universe by name and symbol prefix, best first',
+    async run(p, signal) {
+      const apple = await p.search!({ query: 'apple', limit: 5, signal });
+      expect(apple[0]).toMatchObject({ instrument: { symbol: 'AAPL', market: 'US' }, name: 'Apple Inc.' });
+      const btc = await p.search!({ query: 'BTC', limit: 2, signal });
+      expect(btc.map((m) => m.instrument.symbol)).toEqual(['BTC/USDT', 'BTC/USDC']);
+      expect(await p.search!({ query: 'no such thing', limit: 5, signal })).toEqual([]);
+    },
+  },
+  {
     title: 'says what it is: simulated, not live',
     async run(p) {
       expect(p).toMatchObject({ id: 'simulated', displayName: 'Simulated market', live: false });

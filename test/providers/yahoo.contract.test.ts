@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseInstrument } from '../../src/market-data/instruments.ts';
 import type { MarketDataProvider } from '../../src/market-data/providers/provider.ts';
-import { createYahooProvider } from '../../src/market-data/providers/yahoo.provider.ts';
+import { createYahooProvider, yahooSessionUrl } from '../../src/market-data/providers/yahoo.provider.ts';
 import type { Instrument } from '../../src/market-data/types.ts';
 import { type FixtureRoute, type FixtureServer, startFixtureServer } from '../support/fixture-server.ts';
 import { describeWithFixtures, fixtureJson } from '../support/fixtures.ts';
@@ -221,6 +221,16 @@ describeWithFixtures('yahoo adapter beyond the contract', () => {
       signal: signal(),
     });
     expect(bars).toEqual([]);
+  });
+
+  it("takes the session cookie from the configured URL, Yahoo's session host, or a mirror itself", () => {
+    expect(yahooSessionUrl('https://query1.finance.yahoo.com')).toBe('https://fc.yahoo.com');
+    expect(yahooSessionUrl('https://query2.finance.yahoo.com')).toBe('https://fc.yahoo.com');
+    expect(yahooSessionUrl('http://127.0.0.1:8080/yahoo')).toBe('http://127.0.0.1:8080/yahoo');
+    expect(yahooSessionUrl('https://notyahoo.com')).toBe('https://notyahoo.com');
+    expect(yahooSessionUrl('https://query1.finance.yahoo.com', 'https://cookies.example')).toBe(
+      'https://cookies.example',
+    );
   });
 
   it('maps instruments to Yahoo tickers and declines what has none', () => {

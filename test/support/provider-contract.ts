@@ -49,6 +49,7 @@ const METHOD: Record<Capability, keyof MarketDataProvider> = {
   transfers: 'transfers',
   venueStatus: 'venueStatus',
   stream: 'stream',
+  search: 'search',
 };
 
 const signal = () => AbortSignal.timeout(10_000);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
 import { MarketDataUnavailableError, NotSupportedError, UnknownSymbolError } from '../market-data.errors.ts';
+import { type MarketDataObserver, UNOBSERVED } from '../observer.ts';
 import type { Capability, MarketDataProvider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider-errors.ts';
 import type { Instrument, Quote } from '../types.ts';
@@ -33,6 +34,7 @@ export class Arbiter {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: ArbiterOptions,
+    private readonly observer: MarketDataObserver = UNOBSERVED,
   ) {}
 
   /**
@@ -90,6 +92,48 @@ export class Arbiter {
       failures.push(outcome.error);
     }
     throw allFailed(what, instrument, failures);
+  }
+
+  /**
+   * Every able provider asked at once, for data that adds up rather than competes (search matches):
+   * the answers of those that answered, in health order, and the failures in the lineage. Fails only
+   * when none answers.
+   */
+  async all<T>(
+    what: string,
+    capability: Capability,
+    run: (provider: MarketDataProvider, signal: AbortSignal) => Promise<T>,
+  ): Promise<Uncached<Array<{ provider: string; value: T }>>> {
+    const candidates = this.eligible(capability);
+    if (candidates.length === 0) {
+      throw new NotSupportedError(
+        what,
+        undefined,
+        this.providers.map((p) => p.id),
+      );
+    }
+    const outcomes = await Promise.all(candidates.map((p) => this.#call(p, capability, run)));
+    const answers: Array<{ provider: string; value: T }> = [];
+    const failures: ProviderError[] = [];
+    outcomes.forEach((o, i) => {
+      if (o.ok) answers.push({ provider: candidates[i]!.id, value: o.value });
+      else failures.push(o.error);
+    });
+    if (answers.length === 0) throw allFailed(what, undefined, failures);
+    const now = this.clock.now();
+    return {
+      value: answers,
+      lineage: {
+        asked: candidates.map((p) => p.id),
+        used: answers.map((a) => a.provider),
+        rejected: failures.map(failureRejection),
+        agreement: 1,
+        conflictResolved: false,
+        asOf: now,
+        retrievedAt: now,
+        simulated: answers.some((a) => !candidates.find((p) => p.id === a.provider)!.live),
+      },
+    };
   }
 
   /**
@@ -186,9 +230,11 @@ export class Arbiter {
     try {
       const value = await run(provider, AbortSignal.timeout(this.options.timeoutMs));
       const asOf = (value as { asOf?: unknown }).asOf;
+      const latencyMs = performance.now() - started;
+      this.observer.providerCall(provider.id, 'ok', latencyMs / 1000);
       this.health.record(provider.id, capability, {
         ok: true,
-        latencyMs: performance.now() - started,
+        latencyMs,
         ...(asOf instanceof Date ? { stalenessMs: this.clock.now().getTime() - asOf.getTime() } : {}),
       });
       return { ok: true, value };
@@ -205,10 +251,12 @@ export class Arbiter {
       if (!(thrown instanceof ProviderError)) {
         this.logger.error({ err: thrown, provider: provider.id, capability }, 'provider failed unexpectedly');
       }
+      const latencyMs = performance.now() - started;
+      this.observer.providerCall(provider.id, error.kind, latencyMs / 1000);
       this.health.record(
         provider.id,
         capability,
-        { ok: false, latencyMs: performance.now() - started, errorKind: error.kind },
+        { ok: false, latencyMs, errorKind: error.kind },
         error.message,
       );
       return { ok: false, error };

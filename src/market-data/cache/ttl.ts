@@ -1,4 +1,5 @@
-import { localTime, marketInfo, msUntilOpen, sessionState } from '../markets.ts';
+import { marketStateAt } from '../market-state.ts';
+import { marketInfo, msUntilOpen } from '../markets.ts';
 import type { Capability } from '../providers/provider.ts';
 import { BAR_INTERVAL_MS, type BarInterval, type Instrument } from '../types.ts';
 
@@ -16,24 +17,11 @@ const HOUR = 60 * MINUTE;
 export type MarketPhase = 'open' | 'extended' | 'closed';
 
 export function marketPhase(instrument: Instrument, at: Date): MarketPhase {
-  switch (instrument.assetClass) {
-    case 'crypto':
-      return 'open';
-    case 'macro':
-      return 'closed';
-    case 'fx': {
-      // Spot fx trades from Sunday 17:00 to Friday 17:00 New York time.
-      const { weekday, minute } = localTime(at, 'America/New_York');
-      const closed =
-        weekday === 6 || (weekday === 0 && minute < 17 * 60) || (weekday === 5 && minute >= 17 * 60);
-      return closed ? 'closed' : 'open';
-    }
-    default: {
-      const market = marketInfo(instrument.market ?? 'US') ?? marketInfo('US')!;
-      const state = sessionState(market, at);
-      return state === 'regular' ? 'open' : state === 'closed' ? 'closed' : 'extended';
-    }
-  }
+  // Published macro series change on release days, not with a session.
+  if (instrument.assetClass === 'macro') return 'closed';
+  const state = marketStateAt(instrument, at);
+  if (state === 'regular' || state === 'continuous') return 'open';
+  return state === 'closed' ? 'closed' : 'extended';
 }
 
 /** Until the market reopens, but never longer than `cap` (holiday calendars can be wrong). */
@@ -82,5 +70,8 @@ export function ttlFor(
       return 10 * SECOND;
     case 'venueStatus':
       return 10 * SECOND;
+    case 'search':
+      // Names and listings change on corporate actions, not by the minute.
+      return HOUR;
   }
 }

@@ -4,18 +4,19 @@ import { ManualClock } from '../../../test/support/manual-clock.ts';
 import { createLogger } from '../../platform/observability/logger.ts';
 import { parseInstrument } from '../instruments.ts';
 import { MarketDataService } from '../market-data.service.ts';
+import type { Instrument } from '../types.ts';
 import { PriceHub, type PriceTick } from './price-hub.ts';
 
 const logger = createLogger('silent');
 const btc = parseInstrument('BTC/USDT');
 const aapl = parseInstrument('AAPL');
 
-function setup(capabilities: Array<'quote' | 'stream'> = ['quote', 'stream']) {
+function setup(capabilities: Array<'quote' | 'stream'> = ['quote', 'stream'], start?: Date) {
   const provider = createFakeProvider('fake', { capabilities });
   provider.prices.set('BTC/USDT', 50_000);
   provider.prices.set('AAPL', 200);
   // Time stands still unless a test advances it: the service's cache and the hub share the clock.
-  const clock = new ManualClock();
+  const clock = new ManualClock(start);
   const service = new MarketDataService([provider], clock, logger);
   const hub = new PriceHub(service, logger, { pollIntervalMs: 20, referenceRefreshMs: 30_000, clock });
   return { provider, hub, clock };
@@ -55,6 +56,16 @@ describe('PriceHub', () => {
     await s.clock.advance(0);
     s.provider.emit('BTC/USDT', 110);
     expect(ticks.at(-1)).toMatchObject({ price: 110, change: 10, changePercent: 10 });
+  });
+
+  it('derives change without float noise (100.3 - 100 is 0.3, not 0.29999999999999716)', async () => {
+    const s = setup();
+    hub = s.hub;
+    const ticks: PriceTick[] = [];
+    s.hub.subscribe(btc, { tick: (t) => ticks.push(t) });
+    await s.clock.advance(0);
+    s.provider.emit('BTC/USDT', 100.3);
+    expect(ticks.at(-1)).toMatchObject({ price: 100.3, change: 0.3, changePercent: 0.3 });
   });
 
   it('refreshes the reference quote of a streamed symbol once per refresh interval, until left', async () => {
@@ -104,6 +115,44 @@ describe('PriceHub', () => {
     const got: number[] = [];
     s.hub.subscribe(btc, { tick: (t) => got.push(t.price) });
     expect(got).toEqual([123]);
+  });
+
+  it('sends a streamed symbol the reference quote as a snapshot while the stream is silent', async () => {
+    // A Saturday: the US market is shut and the stream sends nothing.
+    const s = setup(['quote', 'stream'], new Date('2025-06-14T15:00:00Z'));
+    hub = s.hub;
+    const ticks: PriceTick[] = [];
+    s.hub.subscribe(aapl, { tick: (t) => ticks.push(t) });
+    await s.clock.advance(0);
+    expect(ticks).toHaveLength(1);
+    expect(ticks[0]).toMatchObject({
+      symbol: 'AAPL',
+      price: 200,
+      seq: 1,
+      snapshot: true,
+      marketState: 'closed',
+      provider: 'fake',
+    });
+    // Refreshing the reference later publishes nothing new: a snapshot is not an update.
+    await s.clock.advance(60_000);
+    expect(ticks).toHaveLength(1);
+    s.provider.emit('AAPL', 201);
+    expect(ticks.at(-1)).toMatchObject({ price: 201, seq: 2, snapshot: false });
+  });
+
+  it('marks only the first tick of each subscriber as its snapshot, with the market state of that moment', async () => {
+    const s = setup(['quote', 'stream'], new Date('2025-06-11T19:59:00Z'));
+    hub = s.hub;
+    const early: PriceTick[] = [];
+    s.hub.subscribe(aapl, { tick: (t) => early.push(t) });
+    s.provider.emit('AAPL', 201);
+    await s.clock.advance(2 * 60_000); // past the 16:00 EDT close
+    const late: PriceTick[] = [];
+    s.hub.subscribe(aapl, { tick: (t) => late.push(t) });
+    expect(early.map((t) => [t.price, t.snapshot, t.marketState])).toEqual([[201, true, 'regular']]);
+    expect(late.map((t) => [t.price, t.seq, t.snapshot, t.marketState])).toEqual([[201, 1, true, 'post']]);
+    s.provider.emit('AAPL', 202);
+    expect([early.at(-1)?.snapshot, late.at(-1)?.snapshot]).toEqual([false, false]);
   });
 
   it('polls quotes once per symbol when no provider streams, and stops when the last subscriber leaves', async () => {
@@ -168,7 +217,13 @@ describe('tickStream', () => {
     const s = setup();
     const eth = parseInstrument('ETH/USDT');
     s.provider.prices.set('ETH/USDT', 3000);
-    const stream = tickStream(s.hub, [btc, eth], 0);
+    const resolved = (instrument: Instrument) => ({
+      instrument,
+      requested: [instrument.symbol],
+      name: null,
+      exchange: null,
+    });
+    const stream = tickStream(s.hub, [resolved(btc), resolved(eth)], 0);
     for (let i = 1; i <= 100; i++) s.provider.emit('BTC/USDT', 50_000 + i);
     s.provider.emit('ETH/USDT', 3001);
     const first = await stream.next();

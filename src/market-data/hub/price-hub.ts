@@ -2,30 +2,27 @@ import { type Scheduler, systemClock, type TimerHandle } from '../../platform/cl
 import type { Logger } from '../../platform/observability/logger.ts';
 import { instrumentKey } from '../instruments.ts';
 import type { MarketDataService } from '../market-data.service.ts';
+import { type MarketState, marketStateAt } from '../market-state.ts';
 import type { MarketDataProvider } from '../providers/provider.ts';
-import type { Instrument, Quote, StreamTick } from '../types.ts';
+import type { Instrument, Quote } from '../types.ts';
+import type { ResolvedSymbol } from './streamable.ts';
+import { fromQuote, fromStream, type PriceUpdate } from './tick-updates.ts';
 
 /** One price update as subscribers see it. */
-export interface PriceTick {
+export interface PriceTick extends PriceUpdate {
   readonly instrument: Instrument;
   readonly symbol: string;
   /** Per-symbol sequence number: increases by one for every update the hub receives. */
   readonly seq: number;
-  readonly price: number;
-  readonly change: number | null;
-  readonly changePercent: number | null;
-  /** Session volume (listed) or rolling 24 h volume (crypto) as of the last quote. */
-  readonly volume: number | null;
-  readonly currency: string;
-  /** Size of the trade behind this update, when a stream reported one. */
-  readonly size: number | null;
-  /** Time of the price itself. */
-  readonly asOf: Date;
-  readonly provider: string;
-  /** Provider agreement behind the price (1 for a single streaming source). */
-  readonly confidence: number;
-  /** false when the price comes from the simulated market. */
-  readonly live: boolean;
+  /** The instrument's market when the tick was sent (for a snapshot: when the subscriber joined). */
+  readonly marketState: MarketState;
+  /**
+   * True for the first tick each subscriber gets: the last known price when it joined, which on a
+   * closed market may be hours old (see asOf), rather than a new update.
+   */
+  readonly snapshot: boolean;
+  /** How the subscriber's symbol was read (set per subscription by the streams, not by the hub). */
+  readonly resolved?: ResolvedSymbol;
 }
 
 export interface PriceListener {
@@ -57,6 +54,8 @@ interface Feed {
   last: PriceTick | undefined;
   reference: Quote | undefined;
   referenceProvider: string | undefined;
+  /** The market state and the minute it was worked out for (sessions turn on whole minutes). */
+  state: { readonly minute: number; readonly value: MarketState } | undefined;
   stop: () => void;
 }
 
@@ -64,7 +63,9 @@ interface Feed {
  * One upstream feed per symbol, however many subscribers: a provider stream when one can stream
  * the instrument, else a poll of the (cached) quote. Subscribers that ask for an interval get at
  * most one update per interval (the latest price, never a backlog); the last one to leave stops
- * the upstream.
+ * the upstream. Every subscriber first gets a snapshot of the last known price, even while its
+ * market is shut and no stream ticks: a streamed feed publishes its reference quote until the
+ * first trade arrives.
  */
 export class PriceHub {
   readonly #feeds = new Map<string, Feed>();
@@ -90,6 +91,7 @@ export class PriceHub {
         last: undefined,
         reference: undefined,
         referenceProvider: undefined,
+        state: undefined,
         stop: () => {},
       };
       this.#feeds.set(key, feed);
@@ -104,7 +106,7 @@ export class PriceHub {
     };
     feed.subscribers.add(sub);
     // A newcomer gets the latest known price at once instead of waiting for the next update.
-    if (feed.last) this.#send(sub, feed.last);
+    if (feed.last) this.#send(sub, feed, feed.last);
     let left = false;
     return () => {
       if (left) return;
@@ -159,6 +161,8 @@ export class PriceHub {
         (q) => {
           feed.reference = q.value;
           feed.referenceProvider = q.lineage.used[0];
+          // Until the stream trades (a shut market never does) the quote is the last known price.
+          if (!stopped && !feed.last) this.#publish(key, feed, fromQuote(q.value, q.lineage));
         },
         (error: unknown) =>
           this.logger.debug({ err: error, symbol: feed.instrument.symbol }, 'reference quote failed'),
@@ -168,7 +172,8 @@ export class PriceHub {
     const unsubscribe = stream({
       instrument: feed.instrument,
       onTick: (tick) => {
-        if (!stopped) this.#publish(key, feed, fromStream(feed, tick, providerId, live));
+        if (!stopped)
+          this.#publish(key, feed, fromStream(feed.reference, feed.instrument, tick, providerId, live));
       },
       onError: (error) => {
         if (stopped) return;
@@ -201,18 +206,7 @@ export class PriceHub {
         if (stopped) return;
         const last = feed.last;
         if (!last || last.price !== quote.price || last.asOf.getTime() !== quote.asOf.getTime()) {
-          this.#publish(key, feed, {
-            price: quote.price,
-            change: quote.change,
-            changePercent: quote.changePercent,
-            volume: quote.volume,
-            currency: quote.currency,
-            size: null,
-            asOf: quote.asOf,
-            provider: lineage.used[0] ?? lineage.asked[0] ?? 'unknown',
-            confidence: lineage.agreement,
-            live: !lineage.simulated,
-          });
+          this.#publish(key, feed, fromQuote(quote, lineage));
         }
       } catch (error) {
         failures++;
@@ -234,10 +228,17 @@ export class PriceHub {
     };
   }
 
-  #publish(key: string, feed: Feed, update: Omit<PriceTick, 'seq' | 'instrument' | 'symbol'>): void {
+  #publish(key: string, feed: Feed, update: PriceUpdate): void {
     const seq = (this.#seq.get(key) ?? 0) + 1;
     this.#seq.set(key, seq);
-    const tick: PriceTick = { instrument: feed.instrument, symbol: feed.instrument.symbol, seq, ...update };
+    const tick: PriceTick = {
+      instrument: feed.instrument,
+      symbol: feed.instrument.symbol,
+      seq,
+      ...update,
+      marketState: this.#stateOf(feed, this.#options.clock.now()),
+      snapshot: false,
+    };
     feed.last = tick;
     for (const sub of feed.subscribers) this.#offer(sub, feed);
   }
@@ -248,13 +249,13 @@ export class PriceHub {
     const { clock } = this.#options;
     const wait = sub.lastSentAt + sub.intervalMs - clock.now().getTime();
     if (wait <= 0) {
-      this.#send(sub, feed.last!);
+      this.#send(sub, feed, feed.last!);
       return;
     }
     sub.timer = clock.setTimeout(() => {
       sub.timer = undefined;
       if (feed.last && feed.last.seq > sub.lastSentSeq && feed.subscribers.has(sub))
-        this.#send(sub, feed.last);
+        this.#send(sub, feed, feed.last);
     }, wait);
   }
 
@@ -270,36 +271,23 @@ export class PriceHub {
     return () => clock.clearTimeout(timer);
   }
 
-  #send(sub: Subscriber, tick: PriceTick): void {
-    sub.lastSentAt = this.#options.clock.now().getTime();
+  /** The feed's market state at `at`, worked out once a minute rather than once a tick. */
+  #stateOf(feed: Feed, at: Date): MarketState {
+    const minute = Math.floor(at.getTime() / 60_000);
+    if (feed.state?.minute !== minute) feed.state = { minute, value: marketStateAt(feed.instrument, at) };
+    return feed.state.value;
+  }
+
+  #send(sub: Subscriber, feed: Feed, tick: PriceTick): void {
+    const now = this.#options.clock.now();
+    // Sequence numbers start at 1: nothing sent yet means this is the subscriber's snapshot.
+    const first = sub.lastSentSeq === 0;
+    sub.lastSentAt = now.getTime();
     sub.lastSentSeq = tick.seq;
     try {
-      sub.listener.tick(tick);
+      sub.listener.tick(first ? { ...tick, snapshot: true, marketState: this.#stateOf(feed, now) } : tick);
     } catch (error) {
       this.logger.error({ err: error, symbol: tick.symbol }, 'price listener threw');
     }
   }
-}
-
-function fromStream(
-  feed: Feed,
-  tick: StreamTick,
-  providerId: string,
-  live: boolean,
-): Omit<PriceTick, 'seq' | 'instrument' | 'symbol'> {
-  const ref = feed.reference;
-  const previous = ref?.previousClose ?? null;
-  const change = previous !== null ? tick.price - previous : null;
-  return {
-    price: tick.price,
-    change,
-    changePercent: previous !== null && previous !== 0 && change !== null ? (change / previous) * 100 : null,
-    volume: ref?.volume ?? null,
-    currency: ref?.currency ?? feed.instrument.quote ?? 'USD',
-    size: tick.size,
-    asOf: tick.asOf,
-    provider: providerId,
-    confidence: 1,
-    live,
-  };
 }

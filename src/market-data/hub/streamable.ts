@@ -1,19 +1,32 @@
 import { ValidationError } from '../../platform/errors.ts';
-import { parseInstrument } from '../instruments.ts';
+import { instrumentKey, resolveInstrument } from '../instruments.ts';
 import { MAX_SYMBOLS_PER_REQUEST } from '../limits.ts';
+import { knownName } from '../lookup.service.ts';
 import type { MarketDataService } from '../market-data.service.ts';
 import type { AssetClass, Instrument } from '../types.ts';
 
+/** A symbol of a subscription as Vigil read it. */
+export interface ResolvedSymbol {
+  readonly instrument: Instrument;
+  /** What the client wrote for it (`BTC`, `btcusdt`: several spellings may name one instrument). */
+  readonly requested: readonly string[];
+  /** Its name and exchange, where a provider says. */
+  readonly name: string | null;
+  readonly exchange: string | null;
+}
+
 /**
- * Parses the symbols of a price subscription and proves each has a price now (one cached quote),
- * so an unknown symbol is refused up front instead of producing a silent stream.
+ * Reads the symbols of a price subscription the way every surface reads them (resolveInstrument:
+ * `BTC`, `BTCUSDT`, `BTC-USD` and `btc/usdt` are crypto pairs) and proves each has a price now (one
+ * cached quote), so an unknown symbol is refused up front instead of producing a silent stream.
+ * `assetClass` is the one the client named, if any.
  */
 export async function resolveStreamable(
   marketData: MarketDataService,
   symbols: readonly string[],
   market?: string,
   assetClass?: AssetClass,
-): Promise<Instrument[]> {
+): Promise<ResolvedSymbol[]> {
   if (symbols.length === 0) throw new ValidationError('symbols', 'must name at least one symbol');
   if (symbols.length > MAX_SYMBOLS_PER_REQUEST) {
     throw new ValidationError(
@@ -21,14 +34,26 @@ export async function resolveStreamable(
       `at most ${MAX_SYMBOLS_PER_REQUEST} per subscription, got ${symbols.length}`,
     );
   }
-  // A listed-market hint must not turn BTC/USDT into an equity: only crypto is a parsing hint.
-  const hint = { ...(market ? { market } : {}), ...(assetClass === 'crypto' ? { assetClass } : {}) };
-  const instruments = symbols.map((s) => parseInstrument(s, hint));
-  const unique = [
-    ...new Map(instruments.map((i) => [`${i.assetClass}:${i.market ?? ''}:${i.symbol}`, i])).values(),
-  ];
-  await Promise.all(unique.map((i) => marketData.quote(i)));
-  return unique;
+  const hint = { ...(market ? { market } : {}), ...(assetClass ? { assetClass } : {}) };
+  const byKey = new Map<string, { instrument: Instrument; requested: string[] }>();
+  for (const written of symbols) {
+    const instrument = resolveInstrument(written, hint);
+    const key = instrumentKey(instrument);
+    const entry = byKey.get(key);
+    if (entry) entry.requested.push(written);
+    else byKey.set(key, { instrument, requested: [written] });
+  }
+  return Promise.all(
+    [...byKey.values()].map(async ({ instrument, requested }) => {
+      const { value: quote } = await marketData.quote(instrument);
+      return {
+        instrument,
+        requested,
+        name: quote.name ?? knownName(marketData, instrument),
+        exchange: quote.exchange ?? null,
+      };
+    }),
+  );
 }
 
 /** Does what a client wrote (`btc`, `BTC-USDT`, `BTC/USDT`, `aapl`) name this instrument? */

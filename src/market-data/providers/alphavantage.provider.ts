@@ -81,6 +81,7 @@ export function createAlphaVantageProvider(options: AlphaVantageOptions): Market
     live: true,
     capabilities: CAPABILITIES,
     assetClasses: ASSET_CLASSES,
+    circuit: () => http.circuit.state,
 
     supports(capability: Capability, instrument?: Instrument): boolean {
       if (!CAPABILITIES.has(capability)) return false;

@@ -30,6 +30,7 @@ import {
   statsFromTicker,
 } from './binance.parse.ts';
 import { type BinanceStreamTuning, BinanceTradeStream, type WebSocketFactory } from './binance.stream.ts';
+import { worstCircuit } from './http/circuit-breaker.ts';
 import { type HttpRequest, ProviderHttp, parseRetryAfter } from './http/provider-http.ts';
 import { probeVenue } from './http/venue-probe.ts';
 import type {
@@ -147,6 +148,7 @@ export function createBinanceProvider(options: BinanceOptions): MarketDataProvid
     live: true,
     capabilities: CAPABILITIES,
     assetClasses: ASSET_CLASSES,
+    circuit: () => worstCircuit(spot.circuit.state, futures.circuit.state),
 
     supports(capability: Capability, instrument?: Instrument): boolean {
       if (!CAPABILITIES.has(capability)) return false;

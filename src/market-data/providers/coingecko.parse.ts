@@ -1,3 +1,4 @@
+import { roundFloat } from '../../quant/round.ts';
 import { FIAT, USD_EQUIVALENTS } from '../instruments.ts';
 import type { Bar, CryptoStats, Instrument, Quote } from '../types.ts';
 import { badResponse, ProviderError, unknownSymbol } from './provider-errors.ts';
@@ -106,7 +107,7 @@ export function responseTime(date: Date | null, ageHeader: string | undefined): 
 
 /** The price 24 h ago implied by a 24 h change in percent. */
 function reference(last: number, changePercent: number | null): number | null {
-  return changePercent !== null && changePercent > -100 ? last / (1 + changePercent / 100) : null;
+  return changePercent !== null && changePercent > -100 ? roundFloat(last / (1 + changePercent / 100)) : null;
 }
 
 // ---- /simple/price ----
@@ -138,7 +139,7 @@ export function quoteFromSimplePrice(
   return {
     symbol: instrument.symbol,
     price: last,
-    change: previousClose !== null ? last - previousClose : null,
+    change: previousClose !== null ? roundFloat(last - previousClose) : null,
     changePercent: previousClose !== null ? changePercent : null,
     previousClose,
     open: null,

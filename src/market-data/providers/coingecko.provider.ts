@@ -22,8 +22,16 @@ import {
   responseTime,
   statsFromMarkets,
 } from './coingecko.parse.ts';
+import { parseCoinSearch } from './coingecko-search.parse.ts';
 import { type HttpRequest, type HttpResponse, ProviderHttp } from './http/provider-http.ts';
-import type { BarsCall, Capability, InstrumentCall, MarketDataProvider } from './provider.ts';
+import type {
+  BarsCall,
+  Capability,
+  InstrumentCall,
+  InstrumentMatch,
+  MarketDataProvider,
+  SearchCall,
+} from './provider.ts';
 import { unknownSymbol, unsupported } from './provider-errors.ts';
 
 export interface CoinGeckoOptions {
@@ -38,7 +46,7 @@ export interface CoinGeckoOptions {
   readonly clock?: Clock;
 }
 
-const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'cryptoStats', 'bars']);
+const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'cryptoStats', 'bars', 'search']);
 const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['crypto']);
 const DAY_MS = 86_400_000;
 const HALF_HOUR_MS = 1_800_000;
@@ -57,8 +65,8 @@ const PLANS: Partial<Record<BarInterval, { readonly candleMs: number; readonly d
 };
 
 /**
- * CoinGecko's aggregated (cross-exchange) prices, 24 h statistics with market capitalisation, and
- * OHLC candles. Stablecoin-quoted instruments are priced in USD (see vsCurrency()).
+ * CoinGecko's aggregated (cross-exchange) prices, 24 h statistics with market capitalisation,
+ * OHLC candles and coin search. Stablecoin-quoted instruments are priced in USD (see vsCurrency()).
  */
 export function createCoinGeckoProvider(options: CoinGeckoOptions): MarketDataProvider {
   const clock = options.clock ?? systemClock;
@@ -92,6 +100,7 @@ export function createCoinGeckoProvider(options: CoinGeckoOptions): MarketDataPr
     live: true,
     capabilities: CAPABILITIES,
     assetClasses: ASSET_CLASSES,
+    circuit: () => http.circuit.state,
 
     supports(capability: Capability, instrument?: Instrument): boolean {
       if (!CAPABILITIES.has(capability)) return false;
@@ -124,6 +133,11 @@ export function createCoinGeckoProvider(options: CoinGeckoOptions): MarketDataPr
         instrument.symbol,
       );
       return statsFromMarkets(res.body, instrument, pair, responseTime(res.date, res.headers.age));
+    },
+
+    async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
+      const res = await get({ path: '/search', query: { query }, signal }, query);
+      return parseCoinSearch(res.body).slice(0, limit);
     },
 
     async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {

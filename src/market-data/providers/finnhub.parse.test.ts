@@ -1,7 +1,7 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeWithFixtures, fixtureJson } from '../../../test/support/fixtures.ts';
 import { wallClockToUtc } from '../markets.ts';
-import { parseCandles, parseEarningsCalendar, parseQuote } from './finnhub.parse.ts';
+import { parseCandles, parseEarningsCalendar, parseQuote, parseSymbolSearch } from './finnhub.parse.ts';
 import { ProviderError } from './provider-errors.ts';
 
 function kindOf(run: () => unknown): string | undefined {
@@ -106,5 +106,47 @@ describeWithFixtures('finnhub candles', () => {
     expect(wallClockToUtc('2026-07-15', 9 * 60 + 30, 'America/New_York')?.toISOString()).toBe(
       '2026-07-15T13:30:00.000Z',
     );
+  });
+});
+
+describe('finnhub symbol search', () => {
+  // The shape of Finnhub's /search answer (no recording of it is kept).
+  const body = {
+    count: 6,
+    result: [
+      { description: 'APPLE INC', displaySymbol: 'AAPL', symbol: 'AAPL', type: 'Common Stock' },
+      { description: 'APPLE INC', displaySymbol: 'AAPL.SW', symbol: 'AAPL.SW', type: 'Common Stock' },
+      { description: 'APPLE INC', displaySymbol: 'APC.DE', symbol: 'APC.DE', type: 'Common Stock' },
+      { description: 'SPDR S&P 500 ETF TRUST', displaySymbol: 'SPY', symbol: 'SPY', type: 'ETP' },
+      { description: 'APPLE INC WARRANT', displaySymbol: 'AAPL.WS', symbol: 'AAPL.WS', type: 'Warrant' },
+      {
+        description: 'BERKSHIRE HATHAWAY INC-CL B',
+        displaySymbol: 'BRK.B',
+        symbol: 'BRK.B',
+        type: 'Common Stock',
+      },
+    ],
+  };
+
+  it("reads listings and funds Vigil can write, in Finnhub's order", () => {
+    expect(
+      parseSymbolSearch(body).map((m) => [
+        m.instrument.symbol,
+        m.instrument.assetClass,
+        m.instrument.market,
+        m.name,
+      ]),
+    ).toEqual([
+      ['AAPL', 'equity', 'US', 'APPLE INC'],
+      ['AAPL', 'equity', 'CH', 'APPLE INC'],
+      ['APC', 'equity', 'DE', 'APPLE INC'],
+      ['SPY', 'etf', 'US', 'SPDR S&P 500 ETF TRUST'],
+      ['BRK.B', 'equity', 'US', 'BERKSHIRE HATHAWAY INC-CL B'],
+    ]);
+  });
+
+  it('refuses an answer without a result list', () => {
+    expect(kindOf(() => parseSymbolSearch({ error: 'Invalid API key' }))).toBe('bad_response');
+    expect(parseSymbolSearch({ count: 0, result: [] })).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { localTime, MARKETS, wallClockToUtc } from '../markets.ts';
+import { instrumentFromTicker } from '../search/instrument-search.ts';
 import type { Bar, EarningsReport, Quote } from '../types.ts';
+import type { InstrumentMatch } from './provider.ts';
 import { badResponse, unknownSymbol } from './provider-errors.ts';
 
 /**
@@ -161,4 +163,33 @@ function sessionOpenOf(seconds: number): Date | null {
   const local = localTime(new Date(seconds * 1000 + 6 * 3_600_000), US.timeZone);
   const date = `${local.year}-${String(local.month).padStart(2, '0')}-${String(local.day).padStart(2, '0')}`;
   return wallClockToUtc(date, US.openMinute, US.timeZone);
+}
+
+/** Finnhub security types Vigil has a class for (ADRs and REITs trade as shares). */
+const SEARCH_TYPES: Readonly<Record<string, 'equity' | 'etf'>> = {
+  'COMMON STOCK': 'equity',
+  ADR: 'equity',
+  REIT: 'equity',
+  ETP: 'etf',
+};
+
+/**
+ * /search (symbol lookup): `{count, result:[{description, displaySymbol, symbol, type}]}`, in
+ * Finnhub's order. Listings are written with Yahoo-style suffixes (`AAPL.SW`); those on markets
+ * Vigil does not know, and types it has no class for (warrants, preferred shares), are left out.
+ */
+export function parseSymbolSearch(body: unknown): InstrumentMatch[] {
+  const rows = json(body, 'search').result;
+  if (!Array.isArray(rows)) throw badResponse(FINNHUB, 'search without result');
+  const matches: InstrumentMatch[] = [];
+  for (const row of rows.map(record)) {
+    const symbol = typeof row?.symbol === 'string' ? row.symbol.trim() : '';
+    const assetClass = SEARCH_TYPES[String(row?.type ?? '').toUpperCase()];
+    if (!row || !symbol || !assetClass) continue;
+    const instrument = instrumentFromTicker(symbol, assetClass);
+    if (!instrument) continue;
+    const name = typeof row.description === 'string' ? row.description.trim() : '';
+    matches.push({ instrument, name: name || instrument.symbol, exchange: null });
+  }
+  return matches;
 }

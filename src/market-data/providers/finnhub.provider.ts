@@ -10,7 +10,13 @@ import type {
   Quote,
   VenueStatus,
 } from '../types.ts';
-import { FINNHUB, parseCandles, parseEarningsCalendar, parseQuote } from './finnhub.parse.ts';
+import {
+  FINNHUB,
+  parseCandles,
+  parseEarningsCalendar,
+  parseQuote,
+  parseSymbolSearch,
+} from './finnhub.parse.ts';
 import { type HttpRequest, type HttpResponse, ProviderHttp } from './http/provider-http.ts';
 import { probeVenue } from './http/venue-probe.ts';
 import type {
@@ -19,7 +25,9 @@ import type {
   Capability,
   EarningsCall,
   InstrumentCall,
+  InstrumentMatch,
   MarketDataProvider,
+  SearchCall,
 } from './provider.ts';
 import { ProviderError, unsupported } from './provider-errors.ts';
 
@@ -36,7 +44,7 @@ export interface FinnhubOptions {
   readonly clock?: Clock;
 }
 
-const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'bars', 'earnings', 'venueStatus']);
+const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'bars', 'earnings', 'venueStatus', 'search']);
 const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['equity', 'etf']);
 const RESOLUTIONS: Readonly<Record<BarInterval, string>> = {
   '1m': '1',
@@ -51,7 +59,7 @@ const PROBE_SYMBOL = 'AAPL';
 
 /**
  * Finnhub: US equities and ETFs, keyed (X-Finnhub-Token header, so the key stays out of URLs and
- * logs). Quotes, the earnings calendar, and candles, which free keys are refused.
+ * logs). Quotes, the earnings calendar, symbol search, and candles, which free keys are refused.
  */
 export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvider {
   if (!options.apiKey) throw new Error('finnhub: an API key is required');
@@ -99,6 +107,7 @@ export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvid
     live: true,
     capabilities: CAPABILITIES,
     assetClasses: ASSET_CLASSES,
+    circuit: () => http.circuit.state,
 
     supports(capability: Capability, instrument?: Instrument): boolean {
       if (!CAPABILITIES.has(capability)) return false;
@@ -151,6 +160,11 @@ export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvid
       return parseCandles(response.body, interval === '1d').filter(
         (bar) => bar.time.getTime() >= from && bar.time.getTime() < to,
       );
+    },
+
+    async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
+      const response = await get({ path: '/search', query: { q: query }, signal });
+      return parseSymbolSearch(response.body).slice(0, limit);
     },
 
     async venueStatus({ signal }: Call): Promise<VenueStatus[]> {

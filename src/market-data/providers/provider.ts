@@ -13,6 +13,7 @@ import type {
   Transfer,
   VenueStatus,
 } from '../types.ts';
+import type { CircuitState } from './http/circuit-breaker.ts';
 
 /**
  * One narrow interface for every source of market data. A provider implements the methods it
@@ -31,7 +32,8 @@ export type Capability =
   | 'earnings'
   | 'transfers'
   | 'venueStatus'
-  | 'stream';
+  | 'stream'
+  | 'search';
 
 export interface Call {
   readonly signal: AbortSignal;
@@ -65,6 +67,20 @@ export interface TransfersCall extends Call {
   readonly minUsd: number;
   /** Restrict to these asset symbols (`BTC`); all when absent. */
   readonly assets?: readonly string[];
+}
+
+export interface SearchCall extends Call {
+  /** What the user typed: part of a name or a symbol (`apple`, `AAP`, `bitcoin`), trimmed, non-empty. */
+  readonly query: string;
+  /** Matches wanted (the provider may return fewer). */
+  readonly limit: number;
+}
+
+/** One answer of an instrument search: an instrument in Vigil's notation and what it is called. */
+export interface InstrumentMatch {
+  readonly instrument: Instrument;
+  readonly name: string;
+  readonly exchange: string | null;
 }
 
 export interface StreamSubscription {
@@ -109,8 +125,15 @@ export interface MarketDataProvider {
   venueStatus?(call: Call): Promise<VenueStatus[]>;
   /** Live updates for one instrument; returns a function that stops them. */
   stream?(subscription: StreamSubscription): () => void;
+  /**
+   * Instruments whose name or symbol matches a query, best first; only instruments Vigil can write
+   * (listings on markets it knows, coins, currency pairs, indices).
+   */
+  search?(call: SearchCall): Promise<InstrumentMatch[]>;
   /** The instruments the provider knows by itself, when it has such a list. */
   universe?(): readonly UniverseEntry[];
+  /** The state of its HTTP client's circuit breaker (the worst one when it has several). */
+  circuit?(): CircuitState;
   /** Releases sockets and timers. */
   close?(): Promise<void>;
 }

@@ -37,7 +37,12 @@ function createProvider(
         correlationPairs: watched.correlationPairs,
       });
     case 'yahoo':
-      return createYahooProvider({ baseUrl: config.yahoo.baseUrl, timeoutMs: config.timeoutMs, clock });
+      return createYahooProvider({
+        baseUrl: config.yahoo.baseUrl,
+        cookieUrl: config.yahoo.sessionUrl,
+        timeoutMs: config.timeoutMs,
+        clock,
+      });
     case 'binance':
       return createBinanceProvider({ ...config.binance, clock });
     case 'coingecko':

@@ -12,6 +12,7 @@ import {
   cookieHeader,
   parseChart,
   parseCrumb,
+  parseSearch,
   profileFromQuoteV7,
   quoteFromChart,
 } from './yahoo.parse.ts';
@@ -106,6 +107,53 @@ describe('yahoo chart v8', () => {
 
   itWithFixtures('maps the 404 "No data found" chart error to unknown_symbol', () => {
     expect(kindOf(() => chartOf(SI_404, 'SI'))).toBe('unknown_symbol');
+  });
+
+  it('maps the 400 "Data doesn\'t exist" chart error to unknown_symbol, other 400s to unsupported', () => {
+    // Yahoo's answer for a range it has no data for (not listed then, or not at all).
+    const noData = {
+      chart: {
+        result: null,
+        error: {
+          code: 'Bad Request',
+          description: "Data doesn't exist for startDate = 1577836800, endDate = 1578009600",
+        },
+      },
+    };
+    expect(kindOf(() => parseChart(noData, 400, 'XYZ'))).toBe('unknown_symbol');
+    expect(() => parseChart(noData, 400, 'XYZ')).toThrow(
+      /unknown symbol XYZ \(no data in the range asked: Data doesn't exist/,
+    );
+    const badInterval = {
+      chart: {
+        result: null,
+        error: { code: 'Bad Request', description: 'Invalid input - interval=7m is not supported' },
+      },
+    };
+    expect(kindOf(() => parseChart(badInterval, 400, 'AAPL'))).toBe('unsupported');
+  });
+
+  itWithFixtures('reads the volume 0 Yahoo writes for currencies as no volume', () => {
+    // Yahoo's currency charts (EURUSD=X) say instrumentType CURRENCY and carry volume 0 in every bar
+    // and in the meta; the BTC recording with those fields set that way stands in for one.
+    const body = fixtureJson<{
+      chart: {
+        result: Array<{
+          meta: Record<string, unknown>;
+          indicators: { quote: Array<Record<string, unknown[]>> };
+        }>;
+      };
+    }>(BTC_1D);
+    const result = body.chart.result[0]!;
+    result.meta.instrumentType = 'CURRENCY';
+    result.meta.regularMarketVolume = 0;
+    result.indicators.quote[0]!.volume = result.indicators.quote[0]!.volume!.map(() => 0);
+    const chart = parseChart(body, 200, 'EUR/USD');
+    expect(chart.bars).toHaveLength(3);
+    expect(chart.bars.every((bar) => bar.volume === null)).toBe(true);
+    expect(quoteFromChart(chart, 'EUR/USD', 'fx').volume).toBeNull();
+    // Anything else keeps a reported volume, zero included.
+    expect(chartOf(BTC_1D, 'BTC/USD').bars.every((bar) => typeof bar.volume === 'number')).toBe(true);
   });
 
   it('refuses bodies that are not a chart', () => {
@@ -238,5 +286,63 @@ describe('yahoo session helpers', () => {
     expect(parseCrumb('')).toBeUndefined();
     expect(parseCrumb('<html><body>Too Many Requests</body></html>')).toBeUndefined();
     expect(parseCrumb({ finance: null })).toBeUndefined();
+  });
+});
+
+describe('yahoo search v1', () => {
+  // The shape of Yahoo's /v1/finance/search `quotes` (no recording of it is kept).
+  const row = (symbol: string, quoteType: string, longname: string, exchDisp: string) => ({
+    exchange: 'NMS',
+    shortname: longname.toUpperCase(),
+    quoteType,
+    symbol,
+    index: 'quotes',
+    score: 1000,
+    typeDisp: quoteType,
+    longname,
+    exchDisp,
+    isYahooFinance: true,
+  });
+
+  it("reads matches Vigil can write, in Yahoo's order, and leaves out the rest", () => {
+    const body = {
+      explains: [],
+      count: 8,
+      quotes: [
+        row('AAPL', 'EQUITY', 'Apple Inc.', 'NASDAQ'),
+        row('AAPL.SN', 'EQUITY', 'Apple Inc.', 'Santiago Stock Exchange'),
+        row('APLE', 'EQUITY', 'Apple Hospitality REIT, Inc.', 'NYSE'),
+        row('AAPL260918C00200000', 'OPTION', 'AAPL Sep 2026 200 call', 'OPR'),
+        row('VOD.L', 'EQUITY', 'Vodafone Group Plc', 'LSE'),
+        row('QQQ', 'ETF', 'Invesco QQQ Trust', 'NasdaqGM'),
+        row('BTC-USD', 'CRYPTOCURRENCY', 'Bitcoin USD', 'CCC'),
+        row('EURUSD=X', 'CURRENCY', 'EUR/USD', 'CCY'),
+        row('^GSPC', 'INDEX', 'S&P 500', 'SNP'),
+        row('VFIAX', 'MUTUALFUND', 'Vanguard 500 Index Fund', 'Nasdaq'),
+      ],
+      news: [],
+    };
+    expect(
+      parseSearch(body).map((m) => [
+        m.instrument.symbol,
+        m.instrument.assetClass,
+        m.instrument.market ?? null,
+        m.name,
+        m.exchange,
+      ]),
+    ).toEqual([
+      ['AAPL', 'equity', 'US', 'Apple Inc.', 'NASDAQ'],
+      ['APLE', 'equity', 'US', 'Apple Hospitality REIT, Inc.', 'NYSE'],
+      ['VOD', 'equity', 'UK', 'Vodafone Group Plc', 'LSE'],
+      ['QQQ', 'etf', 'US', 'Invesco QQQ Trust', 'NasdaqGM'],
+      ['BTC/USD', 'crypto', null, 'Bitcoin USD', 'CCC'],
+      ['EUR/USD', 'fx', null, 'EUR/USD', 'CCY'],
+      ['^GSPC', 'index', null, 'S&P 500', 'SNP'],
+    ]);
+  });
+
+  it('answers no quotes with no matches and refuses a body without quotes', () => {
+    expect(parseSearch({ quotes: [], news: [] })).toEqual([]);
+    expect(kindOf(() => parseSearch({ finance: { error: 'x' } }))).toBe('bad_response');
   });
 });

@@ -1,9 +1,13 @@
+import { roundFloat } from '../../quant/round.ts';
+import { instrumentFromTicker } from '../search/instrument-search.ts';
 import type { AssetClass, Bar, Profile, Quote } from '../types.ts';
+import type { InstrumentMatch } from './provider.ts';
 import { badResponse, ProviderError, unknownSymbol } from './provider-errors.ts';
 
 /**
- * Pure readers of Yahoo Finance responses (chart v8, quote v7). They trust nothing: numbers may be
- * missing or null, arrays may be ragged, and a value Yahoo leaves out stays null instead of 0.
+ * Pure readers of Yahoo Finance responses (chart v8, quote v7, search v1). They trust nothing:
+ * numbers may be missing or null, arrays may be ragged, and a value Yahoo leaves out stays null
+ * instead of 0.
  */
 
 export const YAHOO = 'yahoo';
@@ -56,6 +60,11 @@ export function parseChart(body: unknown, status: number, symbol: string): Chart
     const code = text(error?.code);
     const description = text(error?.description);
     if (status === 404 || code === 'Not Found') throw unknownSymbol(YAHOO, symbol, description);
+    // "Data doesn't exist for startDate = ..., endDate = ...": Yahoo has nothing for the symbol in
+    // the range (not listed then, or not at all). An answer about the symbol, not a refused request.
+    if (status === 400 && description && /^data doesn.t exist/i.test(description)) {
+      throw unknownSymbol(YAHOO, symbol, `no data in the range asked: ${description}`);
+    }
     if (status === 400 || status === 422 || code === 'Bad Request' || code === 'Unprocessable Entity') {
       // Yahoo refuses ranges it does not keep (1m bars older than ~30 days) and bad intervals.
       throw new ProviderError(
@@ -73,10 +82,11 @@ export function parseChart(body: unknown, status: number, symbol: string): Chart
   const result = Array.isArray(results) ? record(results[0]) : undefined;
   const meta = record(result?.meta);
   if (!result || !meta) throw badResponse(YAHOO, 'chart without result or meta');
-  return { meta, bars: chartBars(result) };
+  // Yahoo writes 0 for the volume of currencies, which trade off-exchange: no volume is known.
+  return { meta, bars: chartBars(result, meta.instrumentType !== 'CURRENCY') };
 }
 
-function chartBars(result: Json): Bar[] {
+function chartBars(result: Json, hasVolume: boolean): Bar[] {
   const times = result.timestamp;
   // A range without trading (a weekend) comes back with no timestamp array and `quote: [{}]`.
   if (times === undefined) return [];
@@ -110,7 +120,7 @@ function chartBars(result: Json): Bar[] {
       high: h,
       low: l,
       close: c,
-      volume: v !== null && v >= 0 ? v : null,
+      volume: hasVolume && v !== null && v >= 0 ? v : null,
       ...(adj !== null ? { adjClose: adj } : {}),
     });
   });
@@ -143,19 +153,19 @@ export function quoteFromChart(chart: Chart, symbol: string, assetClass: AssetCl
     price(meta.previousClose) ?? (meta.range === '1d' ? price(meta.chartPreviousClose) : null);
   // Yahoo's crypto reference is the 00:00 UTC close, not the price 24 hours ago Vigil means by change.
   const hasReference = previousClose !== null && assetClass !== 'crypto';
-  const change = hasReference ? last - previousClose : null;
+  const change = hasReference ? roundFloat(last - previousClose) : null;
   const name = text(meta.longName) ?? text(meta.shortName);
   const exchange = text(meta.fullExchangeName) ?? text(meta.exchangeName);
   return {
     symbol,
     price: last,
     change,
-    changePercent: hasReference && change !== null ? (change / previousClose) * 100 : null,
+    changePercent: hasReference && change !== null ? roundFloat((change / previousClose) * 100) : null,
     previousClose,
     open: sessionOpen(meta, bars, asOf),
     dayHigh: price(meta.regularMarketDayHigh),
     dayLow: price(meta.regularMarketDayLow),
-    volume: nonNegative(meta.regularMarketVolume),
+    volume: meta.instrumentType === 'CURRENCY' ? null : nonNegative(meta.regularMarketVolume),
     currency,
     asOf,
     ...(name ? { name } : {}),
@@ -252,4 +262,27 @@ export function parseCrumb(body: unknown): string | undefined {
   if (typeof body !== 'string') return undefined;
   const crumb = body.trim();
   return /^[^\s<>{}"]{1,64}$/.test(crumb) ? crumb : undefined;
+}
+
+/**
+ * Matches of finance search v1 (`quotes[]`), in Yahoo's order, as instruments Vigil can write:
+ * options, futures, funds and listings on markets Vigil does not know are left out.
+ */
+export function parseSearch(body: unknown): InstrumentMatch[] {
+  const quotes = record(body)?.quotes;
+  if (!Array.isArray(quotes)) throw badResponse(YAHOO, 'search without quotes');
+  const matches: InstrumentMatch[] = [];
+  for (const row of quotes.map(record)) {
+    const ticker = text(row?.symbol);
+    const assetClass = assetClassOf(row?.quoteType);
+    if (!row || !ticker || !assetClass) continue;
+    const instrument = instrumentFromTicker(ticker, assetClass);
+    if (!instrument) continue;
+    matches.push({
+      instrument,
+      name: text(row.longname) ?? text(row.shortname) ?? instrument.symbol,
+      exchange: text(row.exchDisp) ?? text(row.exchange) ?? null,
+    });
+  }
+  return matches;
 }

@@ -14,13 +14,22 @@ import {
 } from '../types.ts';
 import { ProviderHttp } from './http/provider-http.ts';
 import { probeVenue } from './http/venue-probe.ts';
-import type { BarsCall, Call, Capability, InstrumentCall, MarketDataProvider } from './provider.ts';
+import type {
+  BarsCall,
+  Call,
+  Capability,
+  InstrumentCall,
+  InstrumentMatch,
+  MarketDataProvider,
+  SearchCall,
+} from './provider.ts';
 import { ProviderError, unsupported } from './provider-errors.ts';
 import {
   barsInRange,
   cookieHeader,
   parseChart,
   parseCrumb,
+  parseSearch,
   profileFromQuoteV7,
   quoteFromChart,
   YAHOO,
@@ -29,8 +38,8 @@ import {
 export interface YahooOptions {
   /** `https://query1.finance.yahoo.com` (no trailing slash). */
   readonly baseUrl: string;
-  /** Where Yahoo sets the session cookie the crumb is bound to. */
-  readonly cookieUrl?: string;
+  /** Where Yahoo sets the session cookie the crumb is bound to (default: see yahooSessionUrl). */
+  readonly cookieUrl?: string | undefined;
   /** Upper bound per call on top of the caller's signal. */
   readonly timeoutMs?: number;
   readonly dispatcher?: Dispatcher;
@@ -39,7 +48,7 @@ export interface YahooOptions {
   readonly clock?: Clock;
 }
 
-const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'bars', 'profile', 'venueStatus']);
+const CAPABILITIES: ReadonlySet<Capability> = new Set(['quote', 'bars', 'profile', 'venueStatus', 'search']);
 const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(EVERY_ASSET_CLASS);
 const INTERVALS: Readonly<Record<BarInterval, string>> = {
   '1m': '1m',
@@ -52,19 +61,33 @@ const INTERVALS: Readonly<Record<BarInterval, string>> = {
 /** Probed by venueStatus: an index that always has data, on the endpoint every call depends on. */
 const PROBE_TICKER = '^GSPC';
 
+/** Yahoo's own session host: it answers 404 and sets the cookie quote v7 needs. */
+export const YAHOO_SESSION_HOST = 'https://fc.yahoo.com';
+
+/**
+ * Where the session cookie comes from: the configured URL, else Yahoo's session host when the API is
+ * Yahoo's own, else the API base itself (a mirror or a test double serves its session on its own
+ * host, so pointing YAHOO_BASE_URL elsewhere never leaks a request to Yahoo).
+ */
+export function yahooSessionUrl(baseUrl: string, configured?: string): string {
+  if (configured) return configured;
+  const host = new URL(baseUrl).hostname;
+  return host === 'yahoo.com' || host.endsWith('.yahoo.com') ? YAHOO_SESSION_HOST : baseUrl;
+}
+
 interface Session {
   readonly cookie: string;
   readonly crumb: string;
 }
 
 /**
- * Yahoo Finance through its public web endpoints. Chart v8 answers without a session; quote v7
- * (used for profiles) needs a cookie and the crumb bound to it, fetched once and refreshed when
- * Yahoo stops accepting them.
+ * Yahoo Finance through its public web endpoints. Chart v8 and search v1 answer without a session;
+ * quote v7 (used for profiles) needs a cookie and the crumb bound to it, fetched once and refreshed
+ * when Yahoo stops accepting them.
  */
 export function createYahooProvider(options: YahooOptions): MarketDataProvider {
   const clock = options.clock ?? systemClock;
-  const cookieUrl = options.cookieUrl ?? 'https://fc.yahoo.com';
+  const cookieUrl = yahooSessionUrl(options.baseUrl, options.cookieUrl);
   const http = new ProviderHttp({
     provider: YAHOO,
     baseUrl: options.baseUrl,
@@ -123,6 +146,7 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
     live: true,
     capabilities: CAPABILITIES,
     assetClasses: ASSET_CLASSES,
+    circuit: () => http.circuit.state,
 
     supports(capability: Capability, instrument?: Instrument): boolean {
       if (!CAPABILITIES.has(capability)) return false;
@@ -175,6 +199,21 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
       }
       // The response Date stands in only when the row carries no regularMarketTime.
       return profileFromQuoteV7(response.body, symbol, instrument, response.date ?? clock.now());
+    },
+
+    async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
+      const response = await http.get({
+        path: '/v1/finance/search',
+        query: { q: query, quotesCount: Math.min(limit * 2, 50), newsCount: 0, listsCount: 0 },
+        signal,
+      });
+      if (response.status >= 400) {
+        throw new ProviderError(YAHOO, 'bad_response', `search answered ${response.status}`, {
+          status: response.status,
+        });
+      }
+      // Asked for twice as many: options and unknown markets are dropped from Yahoo's list.
+      return parseSearch(response.body).slice(0, limit);
     },
 
     async venueStatus({ signal }: Call): Promise<VenueStatus[]> {

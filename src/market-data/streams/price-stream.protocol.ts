@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intervalMsProblem, UPDATE_INTERVAL_MS } from '../../platform/limits.ts';
 import type { PriceTick } from '../hub/price-hub.ts';
+import type { ResolvedSymbol } from '../hub/streamable.ts';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION, MAX_SYMBOLS_PER_REQUEST } from '../limits.ts';
 import type { OhlcvBar } from './ohlcv.ts';
 
@@ -64,7 +65,8 @@ const subscribeSchema = z.object({
     .max(LIMITS.symbolsPerSubscription, {
       error: `at most ${LIMITS.symbolsPerSubscription} symbols per subscription`,
     }),
-  asset_type: z.string().trim().toLowerCase().max(32).default('equity'),
+  // No default: a client that names no asset type lets a bare coin (BTC) be read as the coin.
+  asset_type: z.string().trim().toLowerCase().max(32).optional(),
   market: z.string().trim().toUpperCase().max(16).default('US'),
   interval_ms: z
     .number({ error: 'must be a number of milliseconds' })
@@ -135,13 +137,20 @@ export function parseClientMessage(raw: string): ParseResult {
 const now = () => new Date().toISOString();
 
 export const messages = {
-  ack: (streamType: StreamType, symbols: readonly string[], subscriptionId: string, intervalMs: number) => ({
+  ack: (
+    streamType: StreamType,
+    symbols: readonly string[],
+    subscriptionId: string,
+    intervalMs: number,
+    resolved: readonly ResolvedSymbol[],
+  ) => ({
     type: 'subscription_ack',
     stream_type: streamType,
     symbols,
     subscription_id: subscriptionId,
     interval_ms: intervalMs,
     timestamp: now(),
+    resolved: resolved.flatMap(resolvedItems),
   }),
   unsubscribeAck: (streamType: StreamType, symbols: readonly string[]) => ({
     type: 'unsubscribe_ack',
@@ -180,7 +189,27 @@ function briefDetails(details: Record<string, unknown>): Record<string, unknown>
   );
 }
 
-/** A price item (`data[]` of price, quote and multi_asset streams). */
+/**
+ * Which instrument each symbol the client wrote was read as (`BTC` -> `BTC/USDT`), one entry per
+ * symbol written, so a client can match the items, keyed by canonical symbol, to what it asked.
+ */
+function resolvedItems(resolved: ResolvedSymbol) {
+  const { instrument } = resolved;
+  return resolved.requested.map((requested) => ({
+    requested,
+    symbol: instrument.symbol,
+    asset_type: instrument.assetClass,
+    market: instrument.market ?? null,
+    name: resolved.name,
+  }));
+}
+
+/**
+ * A price item (`data[]` of price, quote and multi_asset streams). Beyond the original fields:
+ * `snapshot` marks the first item of each symbol, the last known price when the subscription
+ * started (`timestamp` is its time, which on a closed market may be hours old), and `market_state`
+ * says where its market is (pre, regular, post, closed, continuous).
+ */
 export function priceItem(tick: PriceTick) {
   return {
     symbol: tick.symbol,
@@ -195,6 +224,8 @@ export function priceItem(tick: PriceTick) {
     confidence: tick.confidence,
     simulated: !tick.live,
     seq: tick.seq,
+    market_state: tick.marketState,
+    snapshot: tick.snapshot,
   };
 }
 

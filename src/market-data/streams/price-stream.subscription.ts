@@ -40,10 +40,15 @@ export class PriceSubscription {
 
   onTick(tick: PriceTick): void {
     if (this.streamType !== 'ohlcv') {
-      this.#pending.set(tick.symbol, priceItem(tick));
+      const item = priceItem(tick);
+      // A snapshot overtaken before it went out passes its mark on: the first item still says so.
+      const waiting = this.#pending.get(tick.symbol) as { snapshot?: boolean } | undefined;
+      this.#pending.set(tick.symbol, waiting?.snapshot ? { ...item, snapshot: true } : item);
       this.#schedule();
       return;
     }
+    // Bars are built from trades seen while subscribed; a snapshot is a price, not a trade.
+    if (tick.snapshot) return;
     let bars = this.#bars.get(tick.symbol);
     if (!bars) {
       bars = new MinuteBars(tick.symbol);

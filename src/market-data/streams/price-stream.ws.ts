@@ -11,10 +11,10 @@ import {
 } from '../../platform/ws/socket-limits.ts';
 import type { WsRouteContext } from '../../platform/ws/upgrade-router.ts';
 import type { PriceHub } from '../hub/price-hub.ts';
-import { namesInstrument, resolveStreamable } from '../hub/streamable.ts';
+import { namesInstrument, type ResolvedSymbol, resolveStreamable } from '../hub/streamable.ts';
 import type { MarketDataService } from '../market-data.service.ts';
 import { TokenBucket } from '../providers/http/token-bucket.ts';
-import { ASSET_CLASSES, type AssetClass, type Instrument } from '../types.ts';
+import { ASSET_CLASSES, type AssetClass } from '../types.ts';
 import {
   type ErrorCode,
   LIMITS,
@@ -61,6 +61,8 @@ export class PriceStreams {
     private readonly hub: PriceHub,
     private readonly marketData: MarketDataService,
     private readonly logger: Logger,
+    /** Told of each subscribe refused by the per-connection rate (for metrics). */
+    private readonly onRateLimited: () => void = () => {},
   ) {
     this.#heartbeat = setInterval(() => {
       for (const c of this.#connections) {
@@ -94,7 +96,7 @@ export class PriceStreams {
         .map((s) => s.trim())
         .filter(Boolean),
       market: url.searchParams.get('market') ?? 'US',
-      asset_type: url.searchParams.get('asset_type') ?? 'equity',
+      ...(url.searchParams.has('asset_type') ? { asset_type: url.searchParams.get('asset_type') } : {}),
       ...(interval !== null ? { interval_ms: Number(interval) } : {}),
     };
     const parsed = parseClientMessage(JSON.stringify(raw));
@@ -216,8 +218,8 @@ export class PriceStreams {
         },
       );
     }
-    const assetType = message.asset_type as AssetClass;
-    if (!ASSET_TYPES.has(assetType)) {
+    const assetType = message.asset_type as AssetClass | undefined;
+    if (assetType !== undefined && !ASSET_TYPES.has(assetType)) {
       return fail(
         'SUBSCRIPTION_ERROR',
         `asset_type ${quote(message.asset_type)} is not one of ${[...ASSET_TYPES].join(', ')}`,
@@ -225,6 +227,7 @@ export class PriceStreams {
     }
     const taken = connection.subscribeGate.tryTake();
     if (!taken.ok) {
+      this.onRateLimited();
       const { perSecond, burst } = connection.limits.subscribeRate;
       return fail(
         'LIMIT_EXCEEDED',
@@ -233,10 +236,10 @@ export class PriceStreams {
       );
     }
     connection.opening++;
-    let instruments: Instrument[];
+    let resolved: ResolvedSymbol[];
     try {
       // Resolving symbols may call providers: that is charged to this client's upstream share.
-      instruments = await this.marketData.withinOperation(connection.client, () =>
+      resolved = await this.marketData.withinOperation(connection.client, () =>
         resolveStreamable(
           this.marketData,
           message.symbols,
@@ -256,6 +259,7 @@ export class PriceStreams {
     if (connection.socket.readyState !== connection.socket.OPEN) return;
 
     const id = randomUUID();
+    const instruments = resolved.map((r) => r.instrument);
     const sub = new PriceSubscription(
       id,
       message.stream_type,
@@ -264,7 +268,10 @@ export class PriceStreams {
       connection.outlet,
     );
     connection.subscriptions.set(id, sub);
-    this.#send(connection, messages.ack(sub.streamType, [...sub.instruments.keys()], id, sub.intervalMs));
+    this.#send(
+      connection,
+      messages.ack(sub.streamType, [...sub.instruments.keys()], id, sub.intervalMs, resolved),
+    );
     for (const instrument of instruments) {
       sub.leave.set(
         instrument.symbol,

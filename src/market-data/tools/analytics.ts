@@ -4,6 +4,7 @@ import { macd, rsi } from '../../quant/indicators/oscillators.ts';
 import { annualizedVolatility, beta } from '../../quant/indicators/statistics.ts';
 import { trend } from '../../quant/indicators/trend.ts';
 import { ANNUALISED_DAILY, periodsPerYear } from '../../quant/periods.ts';
+import { roundFloat } from '../../quant/round.ts';
 import type { AssetClass, Bar } from '../types.ts';
 
 /** Technical picture of an instrument from its daily closes, with the conventions used. */
@@ -30,9 +31,10 @@ export const TECHNICAL_CONVENTIONS =
   'MACD 12/26/9 on EMAs; volatility = sample standard deviation of the last 30 daily log returns ' +
   `${ANNUALISED_DAILY}; trend = close vs SMA 50 and SMA 50 vs SMA 200.`;
 
+/** The last value of an indicator series, as the summary reports it (rounded: it is derived). */
 const last = (series: Float64Array) => {
   const v = series[series.length - 1];
-  return v === undefined || Number.isNaN(v) ? null : v;
+  return v === undefined || Number.isNaN(v) ? null : roundFloat(v);
 };
 
 export function technicalSummary(bars: readonly Bar[], assetClass: AssetClass): TechnicalSummary | null {
@@ -56,10 +58,12 @@ export function technicalSummary(bars: readonly Bar[], assetClass: AssetClass): 
     sma50,
     sma200,
     ema20: last(ema(closes, 20)),
-    macd: line !== null && signal !== null ? { line, signal, histogram: line - signal } : null,
+    macd: line !== null && signal !== null ? { line, signal, histogram: roundFloat(line - signal) } : null,
     volatility30d:
-      closes.length > 30 ? annualizedVolatility(closes.slice(-31), periodsPerYear(assetClass)) : null,
-    rangePosition52w: hi > lo ? (close - lo) / (hi - lo) : null,
+      closes.length > 30
+        ? roundFloat(annualizedVolatility(closes.slice(-31), periodsPerYear(assetClass)))
+        : null,
+    rangePosition52w: hi > lo ? roundFloat((close - lo) / (hi - lo)) : null,
     trend: direction === 'up' ? 'uptrend' : direction === 'down' ? 'downtrend' : (direction ?? 'unknown'),
     barsUsed: bars.length,
     conventions: TECHNICAL_CONVENTIONS,
@@ -73,7 +77,9 @@ export function rangeAndVolume(bars: readonly Bar[], assetClass: AssetClass) {
   return {
     week52High: year.length ? Math.max(...year.map((b) => b.high)) : null,
     week52Low: year.length ? Math.min(...year.map((b) => b.low)) : null,
-    averageVolume: recent.length ? recent.reduce((s, b) => s + (b.volume ?? 0), 0) / recent.length : null,
+    averageVolume: recent.length
+      ? roundFloat(recent.reduce((s, b) => s + (b.volume ?? 0), 0) / recent.length)
+      : null,
   };
 }
 
@@ -82,5 +88,5 @@ export function betaAgainst(bars: readonly Bar[], benchmark: readonly Bar[]): nu
   const returns = alignedLogReturns(bars, benchmark, 'day');
   if (returns.a.length < 60) return null;
   const value = beta(returns.a, returns.b);
-  return Number.isFinite(value) ? value : null;
+  return Number.isFinite(value) ? roundFloat(value) : null;
 }

@@ -1,7 +1,8 @@
 import { ValidationError } from '../../platform/errors.ts';
+import { roundFloat } from '../../quant/round.ts';
 import type { Lineage } from '../arbitration/lineage.ts';
 import { parseInstrument } from '../instruments.ts';
-import type { Bar, FundingRate, OrderBook, Quote } from '../types.ts';
+import type { Bar, FundingRate, Instrument, OrderBook, Quote } from '../types.ts';
 import { type TechnicalSummary, technicalSummary } from './analytics.ts';
 import {
   disclaimer,
@@ -48,6 +49,8 @@ export interface BookSummary {
 
 export interface CoinSearchResult {
   readonly tool: 'search-by-coin';
+  /** The pair the symbol was read as. */
+  readonly instrument: Instrument;
   readonly symbol: string;
   readonly base: string;
   readonly pair: string;
@@ -188,6 +191,7 @@ export async function searchByCoin(ctx: ToolContext, args: SearchByCoinArgs): Pr
 
   const result: CoinSearchResult = {
     tool: 'search-by-coin',
+    instrument,
     symbol: instrument.symbol,
     base: instrument.base!,
     pair: instrument.quote!,
@@ -230,10 +234,10 @@ export function summarizeBook(book: OrderBook, lineage: Lineage): BookSummary | 
   return {
     bestBid: bid.price,
     bestAsk: ask.price,
-    spread: ask.price - bid.price,
-    spreadBps: ((ask.price - bid.price) / mid) * 10_000,
-    bidDepth1Pct: within(book.bids, (p) => p >= mid * 0.99),
-    askDepth1Pct: within(book.asks, (p) => p <= mid * 1.01),
+    spread: roundFloat(ask.price - bid.price),
+    spreadBps: roundFloat(((ask.price - bid.price) / mid) * 10_000),
+    bidDepth1Pct: roundFloat(within(book.bids, (p) => p >= mid * 0.99)),
+    askDepth1Pct: roundFloat(within(book.asks, (p) => p <= mid * 1.01)),
     levels: Math.min(book.bids.length, book.asks.length),
     asOf: book.asOf,
     lineage,

@@ -23,6 +23,9 @@ export interface SearchBySymbolArgs {
   readonly sessionId?: string | null;
 }
 
+/** Fundamentals Vigil can compute from daily bars when the profile provider has none. */
+export type ComputedFundamental = 'averageVolume' | 'week52High' | 'week52Low' | 'beta';
+
 export interface Fundamentals {
   readonly marketCap: number | null;
   readonly peRatio: number | null;
@@ -34,13 +37,15 @@ export interface Fundamentals {
   readonly industry: string | null;
   readonly sharesOutstanding: number | null;
   /** Fields Vigil computed from daily bars because the profile provider had none. */
-  readonly computed: readonly string[];
+  readonly computed: readonly ComputedFundamental[];
   /** Lineage of the profile (null when only computed fields are present). */
   readonly lineage: Lineage | null;
 }
 
 export interface SymbolSearchResult {
   readonly tool: 'search-by-symbol';
+  /** The instrument the symbol was read as. */
+  readonly instrument: Instrument;
   readonly symbol: string;
   readonly assetClass: AssetClass;
   readonly name: string | null;
@@ -114,7 +119,7 @@ export async function searchBySymbol(
     const p = profile?.value;
     name = p?.name ?? name;
     exchange = p?.exchange ?? exchange;
-    const computed: string[] = [];
+    const computed: ComputedFundamental[] = [];
     const fromBars = bars ? rangeAndVolume(bars.value, instrument.assetClass) : undefined;
     const pick = <K extends 'week52High' | 'week52Low' | 'averageVolume'>(key: K): number | null => {
       if (p?.[key] != null) return p[key];
@@ -185,6 +190,7 @@ export async function searchBySymbol(
 
   const result: SymbolSearchResult = {
     tool: 'search-by-symbol',
+    instrument,
     symbol: instrument.symbol,
     assetClass: instrument.assetClass,
     name,

@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { enumName, fromEnumName } from '../../platform/graphql/enum-values.ts';
+import { MARKET_STATE_DESCRIPTIONS, type MarketState } from '../market-data.graphql.ts';
 import { ASSET_CLASSES } from '../types.ts';
+import type { ComputedFundamental } from './search-by-symbol.ts';
 import { DEPTH_DESCRIPTIONS, DEPTHS, type Depth } from './tool-args.ts';
+import { COMPUTED_FUNDAMENTAL_DESCRIPTIONS, TREND_DESCRIPTIONS, type Trend } from './tools.graphql.ts';
 
 /**
  * The wire shapes of the data tools and the GraphQL data they are filled from. The wire shape is the
@@ -9,25 +13,20 @@ import { DEPTH_DESCRIPTIONS, DEPTHS, type Depth } from './tool-args.ts';
  * (technicals, history, order book, funding, warnings) are added in snake_case.
  */
 
-// Wire values of enums are the domain's own (lower-case); GraphQL enum value names may be spelled
-// differently, so both directions go through a table instead of assuming the spellings are equal.
-export const DEPTH_TO_GRAPHQL: Readonly<Record<Depth, string>> = {
-  quick: 'quick',
-  standard: 'standard',
-  deep: 'deep',
-};
-const DEPTH_FROM_GRAPHQL = fromGraphql(DEPTHS);
-export const ASSET_CLASS_FROM_GRAPHQL = fromGraphql(ASSET_CLASSES);
-
-/** GraphQL enum value name (today's lower-case or an UPPER_CASE spelling) -> wire value. */
-function fromGraphql<T extends string>(values: readonly T[]): (name: string) => T {
-  const table = new Map<string, T>(values.flatMap((v) => [[v, v] as const, [v.toUpperCase(), v] as const]));
-  return (name) => {
-    const value = table.get(name);
-    if (value === undefined) throw new Error(`unmapped GraphQL enum value ${name}`);
-    return value;
-  };
-}
+// Wire values of enums are the domain's own (lower-case, as the spec spells them); GraphQL spells
+// enum values in UPPER_CASE. Both directions go through enum-values.ts, which names them.
+export const DEPTH_TO_GRAPHQL: Readonly<Record<Depth, string>> = Object.fromEntries(
+  DEPTHS.map((d) => [d, enumName(d)]),
+) as Record<Depth, string>;
+const DEPTH_FROM_GRAPHQL = fromEnumName(DEPTHS);
+export const ASSET_CLASS_FROM_GRAPHQL = fromEnumName(ASSET_CLASSES);
+const MARKET_STATES = Object.keys(MARKET_STATE_DESCRIPTIONS) as [MarketState, ...MarketState[]];
+const MARKET_STATE_FROM_GRAPHQL = fromEnumName(MARKET_STATES);
+const TRENDS = Object.keys(TREND_DESCRIPTIONS) as [Trend, ...Trend[]];
+const TREND_FROM_GRAPHQL = fromEnumName(TRENDS);
+export const COMPUTED_FROM_GRAPHQL = fromEnumName(
+  Object.keys(COMPUTED_FUNDAMENTAL_DESCRIPTIONS) as ComputedFundamental[],
+);
 
 // ---- GraphQL data (what the documents select) --------------------------------------------------
 
@@ -184,7 +183,7 @@ const cachedSchema = z.object({
   day_high: z.number().nullable(),
   day_low: z.number().nullable(),
   volume: z.number().nullable(),
-  market_state: z.string().nullable(),
+  market_state: z.enum(MARKET_STATES).nullable().describe('Session the price was taken in'),
   as_of: isoTime.describe('Time the quote describes (the quote time), not the response time'),
   last_updated: isoTime.describe('When Vigil obtained the quote from the provider'),
   source,
@@ -220,7 +219,7 @@ const technicalsSchema = z
     macd: z.object({ line: z.number(), signal: z.number(), histogram: z.number() }).nullable(),
     volatility_30d: z.number().nullable().describe('Annualised, as a fraction (0.25 = 25 %)'),
     range_position_52w: z.number().nullable(),
-    trend: z.string(),
+    trend: z.enum(TRENDS).describe('Close vs SMA 50 and SMA 50 vs SMA 200'),
     bars_used: z.number().int(),
     conventions: z.string(),
   })
@@ -350,7 +349,7 @@ export function common(tool: string, data: CommonData) {
       day_high: q.dayHigh,
       day_low: q.dayLow,
       volume: q.volume,
-      market_state: q.marketState,
+      market_state: q.marketState === null ? null : MARKET_STATE_FROM_GRAPHQL(q.marketState),
       as_of: q.asOf,
       last_updated: l.retrievedAt,
       source: joined(l.used),
@@ -370,7 +369,7 @@ export function common(tool: string, data: CommonData) {
       macd: data.technicals.macd && { ...data.technicals.macd },
       volatility_30d: data.technicals.volatility30d,
       range_position_52w: data.technicals.rangePosition52w,
-      trend: data.technicals.trend,
+      trend: TREND_FROM_GRAPHQL(data.technicals.trend),
       bars_used: data.technicals.barsUsed,
       conventions: data.technicals.conventions,
     },

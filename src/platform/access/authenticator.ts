@@ -19,9 +19,10 @@ export interface AuthenticatorOptions {
   readonly required: boolean;
   readonly verify: KeyVerifier;
   /**
-   * Whether a secret is a valid key already known from memory (no lookup). A locked-out address
-   * (too many failures) is refused unread unless its key is known: a shared address (NAT) where
-   * someone guesses does not lock out the holders of real keys.
+   * Whether a secret may be a real key, from memory alone (a key verified recently, or one whose
+   * public prefix is a real key's). A locked-out address (too many failures) is refused unread
+   * unless its key may be real: a shared address (NAT) where someone guesses does not lock out the
+   * holders of real keys, while random guesses still cost no lookup.
    */
   readonly known?: (secret: string) => boolean;
   /**
@@ -70,18 +71,23 @@ export class Authenticator {
         ),
       };
     }
-    const gate = this.#failures.get(address);
     const known = presented.kind === 'key' && this.options.known?.(presented.secret) === true;
-    if (gate && !known && !gate.peek()) return { ok: false, error: this.#tooMany(gate) };
+    // The attempt is paid for before the lookup and given back when it succeeds, so concurrent
+    // guesses cannot all pass the check before the first failure is counted.
+    const gate = known ? undefined : this.#gateOf(address);
+    if (gate && !gate.tryTake().ok) return { ok: false, error: this.#tooMany(gate) };
     if (presented.kind === 'malformed') {
-      return this.#failed(address, new UnauthenticatedError(presented.problem, 'malformed'));
+      return { ok: false, error: new UnauthenticatedError(presented.problem, 'malformed') };
     }
     const check = await this.options.verify(presented.secret);
-    if (check.ok) return check;
-    return this.#failed(address, new UnauthenticatedError(REASONS[check.reason], check.reason));
+    if (check.ok) {
+      gate?.giveBack();
+      return check;
+    }
+    return { ok: false, error: new UnauthenticatedError(REASONS[check.reason], check.reason) };
   }
 
-  #failed(address: string, error: AppError): Authentication {
+  #gateOf(address: string): RateGate {
     let gate = this.#failures.get(address);
     if (!gate) {
       if (this.#failures.size >= this.#maxTracked) {
@@ -91,8 +97,7 @@ export class Authenticator {
       gate = new RateGate(perMinute / 60, perMinute);
       this.#failures.set(address, gate);
     }
-    gate.tryTake();
-    return { ok: false, error };
+    return gate;
   }
 
   #tooMany(gate: RateGate): AppError {

@@ -25,7 +25,7 @@ describe('presented keys', () => {
   });
 
   it('refuses what is not one key rather than reading it as no key', () => {
-    expect(presentedInHeaders(headers({ authorization: 'Basic dXNlcjpwYXNz' }))).toMatchObject({
+    expect(presentedInHeaders(headers({ authorization: 'Bearer a b' }))).toMatchObject({
       kind: 'malformed',
       problem: expect.stringContaining('Bearer'),
     });
@@ -38,7 +38,16 @@ describe('presented keys', () => {
     });
   });
 
+  it('leaves an Authorization header of another scheme alone (a proxy login is not a key)', () => {
+    expect(presentedInHeaders(headers({ authorization: 'Basic dXNlcjpwYXNz' }))).toEqual({ kind: 'none' });
+    expect(presentedInHeaders(headers({ authorization: 'Basic dXNlcjpwYXNz', 'x-api-key': 'k' }))).toEqual({
+      kind: 'key',
+      secret: 'k',
+    });
+  });
+
   it('reads the key query parameter of a WebSocket upgrade', () => {
+    expect(presentedInUpgrade(headers({}), '/ws?key=a&key=b')).toMatchObject({ kind: 'malformed' });
     expect(presentedInUpgrade(headers({}), '/ws/prices/AAPL?key=vgl_q')).toEqual({
       kind: 'key',
       secret: 'vgl_q',

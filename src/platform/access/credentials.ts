@@ -4,8 +4,9 @@
  * - graphql-ws: `connectionParams.apiKey` or `connectionParams.authorization` (`Bearer <key>`);
  * - plain WebSocket routes also `?key=<key>` (browsers cannot set headers on a WebSocket).
  *
- * The answer is the presented secret, none, or a malformed presentation (two different keys, an
- * Authorization header of another scheme): that is refused, never read as "no key".
+ * The answer is the presented secret, none, or a malformed presentation (two different keys, a
+ * Bearer credential that is not a key): that is refused, never read as "no key". An Authorization
+ * header of another scheme (a proxy's Basic login) is not a key at all.
  */
 export type Presented =
   | { readonly kind: 'none' }
@@ -26,14 +27,19 @@ interface HeaderReader {
 export function presentedInHeaders(headers: HeaderReader): Presented {
   const authorization = headers.get('authorization')?.trim();
   const header = headers.get(API_KEY_HEADER)?.trim();
-  const fromAuthorization = authorization ? bearer(authorization, 'Authorization') : NONE;
+  // Another scheme (Basic from a proxy's own login, say) is not ours: no key, not a bad one.
+  const fromAuthorization =
+    authorization && /^bearer(\s|$)/i.test(authorization) ? bearer(authorization, 'Authorization') : NONE;
   const fromHeader: Presented = header ? asKey(header, 'X-API-Key') : NONE;
   return combine(fromAuthorization, fromHeader);
 }
 
 /** The `key` query parameter of a WebSocket URL, combined with the headers of its upgrade. */
 export function presentedInUpgrade(headers: HeaderReader, url: string | undefined): Presented {
-  const query = new URL(url ?? '/', 'http://localhost').searchParams.get(KEY_QUERY_PARAMETER);
+  const values = new URL(url ?? '/', 'http://localhost').searchParams.getAll(KEY_QUERY_PARAMETER);
+  if (new Set(values).size > 1)
+    return { kind: 'malformed', problem: 'two different API keys were presented' };
+  const query = values[0];
   const fromQuery: Presented = query ? asKey(query, 'the key parameter') : NONE;
   return combine(presentedInHeaders(headers), fromQuery);
 }

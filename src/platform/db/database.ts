@@ -29,9 +29,15 @@ interface HandleBase {
   ping(): Promise<void>;
   /**
    * Calls `onMessage` with the payload of every NOTIFY on `channel` (from any instance on the same
-   * database, see `notify`). Resolves once listening; the returned function stops it.
+   * database, see `notify`). `onListen` runs each time listening starts, the first time and after
+   * every reconnect (notifications sent in between are lost: catch up there). Resolves once
+   * listening; the returned function stops it.
    */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onListen?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 export interface PostgresHandle extends HandleBase {
@@ -107,9 +113,9 @@ function openPostgres(url: string, options: DatabaseOptions): PostgresHandle {
     async ping() {
       await schemaCheck(db, tables);
     },
-    async listen(channel, onMessage) {
+    async listen(channel, onMessage, onListen) {
       // postgres.js keeps one dedicated connection for LISTEN and re-listens after a reconnect.
-      const { unlisten } = await sql.listen(channel, onMessage);
+      const { unlisten } = await sql.listen(channel, onMessage, onListen);
       return unlisten;
     },
     async close() {
@@ -146,8 +152,10 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
     async ping() {
       await schemaCheck(db, tables);
     },
-    async listen(channel, onMessage) {
+    async listen(channel, onMessage, onListen) {
+      // In-process: nothing can be missed, so listening starts once.
       const unlisten = await pglite.listen(channel, onMessage);
+      onListen?.();
       return async () => {
         if (!pglite.closed) await unlisten();
       };

@@ -58,3 +58,20 @@ export function limitError(limit: DocumentLimit, max: number, found?: number): G
     { limit, max, ...(known ? { found } : {}) },
   );
 }
+
+/**
+ * Errors carry Yoga's HTTP status marker (`extensions.http`); a message on a socket or an event in
+ * a stream has no status of its own, so the marker is dropped there.
+ */
+export function withoutHttp(error: GraphQLError): GraphQLError {
+  if (!error.extensions || !('http' in error.extensions)) return error;
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
+}

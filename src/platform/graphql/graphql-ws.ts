@@ -2,10 +2,12 @@ import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { AccessGate } from '../access/access-gate.ts';
+import { onExpiry } from '../access/expiry.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import type { OperationRunner } from '../operations/runner.ts';
 import { CLOSE_POLICY, closeReason, RateGate } from '../ws/socket-limits.ts';
-import { CLOSE_UNAUTHENTICATED, expiryTimer, viewerOfSocket } from '../ws/upgrade-router.ts';
+import { CLOSE_UNAUTHENTICATED, viewerOfSocket } from '../ws/upgrade-router.ts';
+import { withoutHttp } from './graphql-errors.ts';
 
 export interface GraphqlWsLimits {
   /** Operations one connection may have running at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS). */
@@ -17,6 +19,8 @@ export interface GraphqlWsLimits {
 export interface GraphqlWsServer {
   /** Ends every connection of one client with 4401 (its key was revoked); returns how many. */
   closeClient(clientId: string, reason?: string): number;
+  /** Operations running now over all connections (subscriptions, mostly). */
+  readonly operationCount: number;
   dispose(): Promise<void>;
 }
 
@@ -33,8 +37,12 @@ export function serveGraphqlWs(
   wss: WebSocketServer,
   limits: GraphqlWsLimits,
   gate: AccessGate,
+  /** Told of each operation this server refuses itself (its limits), by code; for metrics. */
+  onRefused: (code: string) => void = () => {},
 ): GraphqlWsServer {
   const viewers = new WeakMap<object, Viewer>();
+  /** Live connections' graphql-ws contexts: their `subscriptions` are the operations running. */
+  const contexts = new Set<{ readonly subscriptions: object }>();
   const byClient = new Map<string, Set<WebSocket>>();
   const track = (socket: WebSocket, viewer: Viewer) => {
     let set = byClient.get(viewer.clientId);
@@ -43,9 +51,11 @@ export function serveGraphqlWs(
       byClient.set(viewer.clientId, set);
     }
     set.add(socket);
-    const expiry = expiryTimer(viewer, () => socket.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'));
+    const cancelExpiry = onExpiry(viewer.principal.expiresAt, () =>
+      socket.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'),
+    );
     socket.once('close', () => {
-      if (expiry) clearTimeout(expiry);
+      cancelExpiry();
       set.delete(socket);
       if (set.size === 0) byClient.delete(viewer.clientId);
     });
@@ -78,6 +88,8 @@ export function serveGraphqlWs(
         }
         viewers.set(socket, outcome.viewer);
         track(socket, outcome.viewer);
+        contexts.add(ctx);
+        socket.once('close', () => contexts.delete(ctx));
         return true;
       },
       execute: (args) => prepared.get(args.rootValue as object)!.execute(args),
@@ -87,6 +99,7 @@ export function serveGraphqlWs(
         // count includes this one and every operation still starting: checked before any await.
         const running = Object.keys(ctx.subscriptions).length;
         if (running > limits.maxSubscriptions) {
+          onRefused('SUBSCRIPTION_LIMIT');
           return [
             new GraphQLError(
               `at most ${limits.maxSubscriptions} operations per connection (GRAPHQL_WS_MAX_SUBSCRIPTIONS); complete one first`,
@@ -102,6 +115,7 @@ export function serveGraphqlWs(
         }
         const taken = gateOf(ctx.extra.socket).tryTake();
         if (!taken.ok) {
+          onRefused('RATE_LIMITED');
           return [
             new GraphQLError(
               `more than ${limits.subscribeRate.perSecond} operations per second on this connection (WS_SUBSCRIBE_RATE_PER_SECOND)`,
@@ -111,13 +125,16 @@ export function serveGraphqlWs(
             ),
           ];
         }
-        const result = await runner.prepare({
-          document: payload.query,
-          operationName: payload.operationName ?? undefined,
-          variables: payload.variables ?? undefined,
-          transport: { req: ctx.extra.request, socket: ctx.extra.socket },
-          viewer: viewers.get(ctx.extra.socket),
-        });
+        const result = await runner.prepareClientOperation(
+          {
+            document: payload.query,
+            operationName: payload.operationName ?? undefined,
+            variables: payload.variables ?? undefined,
+            transport: { req: ctx.extra.request, socket: ctx.extra.socket },
+            viewer: viewers.get(ctx.extra.socket),
+          },
+          payload.extensions,
+        );
         if (!result.ok) return result.errors.map(withoutHttp);
         // The root value is only a key back to this operation's enveloped execute/subscribe.
         const rootValue = {};
@@ -133,6 +150,11 @@ export function serveGraphqlWs(
     wss,
   );
   return {
+    get operationCount() {
+      let count = 0;
+      for (const ctx of contexts) count += Object.keys(ctx.subscriptions).length;
+      return count;
+    },
     closeClient(clientId, reason = 'the API key has been revoked') {
       const sockets = [...(byClient.get(clientId) ?? [])];
       for (const socket of sockets) socket.close(CLOSE_UNAUTHENTICATED, reason);
@@ -142,17 +164,4 @@ export function serveGraphqlWs(
       await server.dispose();
     },
   };
-}
-
-function withoutHttp(error: GraphQLError): GraphQLError {
-  if (!error.extensions || !('http' in error.extensions)) return error;
-  const { http: _http, ...extensions } = error.extensions;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions,
-  });
 }

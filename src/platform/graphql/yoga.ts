@@ -15,10 +15,14 @@ import type { Logger } from '../observability/logger.ts';
 import { type AroundOperation, aroundOperationPlugin } from './around-operation.ts';
 import type { BaseContext } from './base-context.ts';
 import type { DocumentLimits } from './document-limits.ts';
+import { GraphiqlPage, type GraphiqlTab, graphiqlPlugin } from './graphiql.ts';
 import { boundMessage } from './graphql-errors.ts';
 import { CSRF_HEADERS, httpGuardPlugin } from './http-guard.ts';
+import { multipartSubscriptionsPlugin } from './multipart-subscriptions.ts';
 import { operationGuardPlugin } from './operation-guard.ts';
+import { type OperationMetricsOptions, operationMetricsPlugin } from './operation-metrics.ts';
 import { boundedParseCache } from './parse-cache.ts';
+import { type PersistedOperations, persistedOperationsPlugin } from './persisted-operations.ts';
 import { type RateLimitOptions, rateLimitPlugin } from './rate-limit.ts';
 import { scopeGuardPlugin } from './scope-guard.ts';
 
@@ -45,12 +49,16 @@ export interface GraphQLServerOptions<Context extends BaseContext> {
   readonly maxBodyBytes: number;
   /** Serve `__schema`/`__type` (on every surface). GraphiQL needs it. */
   readonly introspection: boolean;
-  /** Serve GraphiQL to browsers at GET /graphql. */
-  readonly graphiql: boolean;
+  /** Serve GraphiQL to browsers at GET /graphql, opening with these example operations. */
+  readonly graphiql: false | { readonly tabs: readonly GraphiqlTab[] };
   /** Wraps every operation's execution (and subscription setup), e.g. in a per-operation scope. */
   readonly aroundOperation?: AroundOperation;
   /** HTTP status of a domain error code (the error table): 429 and 503 also set the response's. */
   readonly statusOf?: (code: string) => number;
+  /** Counts operations, errors by code and rate-limit refusals (on every surface). */
+  readonly metrics?: OperationMetricsOptions;
+  /** Which documents clients may run and register by hash (allow-list, APQ). */
+  readonly persisted?: PersistedOperations;
 }
 
 export function createGraphQLServer<Context extends BaseContext>(
@@ -58,26 +66,29 @@ export function createGraphQLServer<Context extends BaseContext>(
 ): GraphQLServer {
   const { logger } = options;
   const origins = originList(options.allowedOrigins);
+  const graphiql =
+    options.graphiql &&
+    new GraphiqlPage({
+      title: 'Vigil GraphQL',
+      tabs: options.graphiql.tabs,
+      // GraphiQL posts JSON (already preflighted); the header also covers GET if it is switched to it.
+      additionalHeaders: { [CSRF_HEADERS[0]]: '1' },
+    });
   return createYoga<GraphQLServerContext, BaseContext>({
     schema: options.schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     // CORS by allow-list: a listed origin gets itself back, without credentials (clients send keys
     // in headers); any other origin gets no CORS headers, so a browser page elsewhere cannot read.
+    // PUT and DELETE are graphql-sse's (reserved streams at /graphql/stream, preflighted here).
     cors: (request) => {
       const origin = origins.listed(request);
       return origin
-        ? { origin, credentials: false, methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 }
+        ? { origin, credentials: false, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 600 }
         : false;
     },
-    graphiql: options.graphiql
-      ? {
-          title: 'Vigil GraphQL',
-          subscriptionsProtocol: 'WS',
-          // GraphiQL posts JSON (already preflighted); the header also covers GET if it is switched to it.
-          additionalHeaders: { [CSRF_HEADERS[0]]: '1' },
-        }
-      : false,
+    // graphiqlPlugin serves the page (offline, compressed, under a CSP); Yoga's renderer is off.
+    graphiql: false,
     // Bodies are read by httpGuardPlugin, bounded; no file uploads (multipart is a CSRF vector).
     multipart: false,
     parserAndValidationCache: { documentCache: boundedParseCache(), errorCache: boundedParseCache() },
@@ -136,11 +147,17 @@ export function createGraphQLServer<Context extends BaseContext>(
     // Order matters: a request or document the guards refuse (a caller without the scope
     // included) never reaches the rate limiter, so it spends nothing.
     plugins: [
+      // First: its instrumentation wraps every other plugin's hooks, so it sees what they refuse.
+      ...(options.metrics ? [operationMetricsPlugin(options.metrics)] : []),
+      ...(graphiql ? [graphiqlPlugin(graphiql, GRAPHQL_PATH)] : []),
       httpGuardPlugin({ maxBodyBytes: options.maxBodyBytes }),
+      ...(options.persisted?.active ? [persistedOperationsPlugin(options.persisted)] : []),
       operationGuardPlugin({ limits: options.documentLimits, introspection: options.introspection }),
       scopeGuardPlugin(),
       rateLimitPlugin(options.rateLimit),
       ...(options.aroundOperation ? [aroundOperationPlugin(options.aroundOperation)] : []),
+      // After Yoga's result processors: it takes over only where they found none.
+      multipartSubscriptionsPlugin(),
     ],
   });
 }

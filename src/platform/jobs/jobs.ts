@@ -167,6 +167,21 @@ export class Jobs {
     return this.#boss.getQueueSize(job.name);
   }
 
+  /**
+   * Jobs waiting to run (created or retrying) in every queue this process knows, for metrics.
+   * Empty unless started: a scrape during start or stop asks the database nothing.
+   */
+  async queueDepths(): Promise<Map<string, number>> {
+    if (this.#state !== 'started') return new Map();
+    const names = [...this.#queues.keys()].sort();
+    const sizes = await Promise.allSettled(names.map((name) => this.#boss.getQueueSize(name)));
+    const depths = new Map<string, number>();
+    sizes.forEach((size, i) => {
+      if (size.status === 'fulfilled') depths.set(names[i]!, size.value);
+    });
+    return depths;
+  }
+
   /** Stops fetching, waits up to `timeoutMs` for running handlers, then releases connections. */
   async stop(timeoutMs: number): Promise<void> {
     if (this.#state !== 'started') {

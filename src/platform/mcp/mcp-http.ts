@@ -3,6 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { onExpiry } from '../access/expiry.ts';
 import type { AppError, ErrorTable } from '../errors.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import type { RouteContext, RouteHandler } from '../http/http-routes.ts';
@@ -166,7 +167,12 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
     if (--inFlight === 0) drained?.();
   }
 
-  async function openSession(request: Request, authInfo: AuthInfo, clientId: string): Promise<Response> {
+  async function openSession(
+    request: Request,
+    authInfo: AuthInfo,
+    clientId: string,
+    expiresAt: Date | null | undefined,
+  ): Promise<Response> {
     const body = await readJson(request);
     if (!body.ok) return body.response;
     const messages = Array.isArray(body.value) ? body.value : [body.value];
@@ -198,7 +204,10 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
         settle();
       },
     });
+    // A session opened with a key ends when the key expires (its streams with it).
+    let cancelExpiry = () => {};
     transport.onclose = () => {
+      cancelExpiry();
       if (session) sessions.delete(session);
     };
     let response: Response;
@@ -218,6 +227,11 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
       void closeSession(session);
       return response;
     }
+    const opened = session;
+    cancelExpiry = onExpiry(expiresAt, () => {
+      logger.info({ session: opened.id }, 'mcp session closed: its API key expired');
+      void closeSession(opened);
+    });
     return serve(session, request, async () => response);
   }
 
@@ -236,7 +250,7 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
       if (request.method !== 'POST') {
         return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       }
-      return openSession(request, authInfo, clientId);
+      return openSession(request, authInfo, clientId, caller.viewer?.principal.expiresAt);
     }
     const session = sessions.get(id);
     if (!session || session.clientId !== clientId) {

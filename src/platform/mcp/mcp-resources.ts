@@ -92,7 +92,11 @@ export class ResourceSubscriptions {
   readonly #active = new Map<string, { stop: (() => void) | undefined; ended: boolean }>();
   #closed = false;
 
-  constructor(readonly max: number) {}
+  /** @param tally shared by every session's subscriptions: how many are open in all (for metrics). */
+  constructor(
+    readonly max: number,
+    private readonly tally: { count: number } = { count: 0 },
+  ) {}
 
   get size(): number {
     return this.#active.size;
@@ -118,6 +122,7 @@ export class ResourceSubscriptions {
     }
     const entry: { stop: (() => void) | undefined; ended: boolean } = { stop: undefined, ended: false };
     this.#active.set(uri, entry);
+    this.tally.count++;
     try {
       const stop = await resource.template.watch(
         resource.params,
@@ -130,7 +135,10 @@ export class ResourceSubscriptions {
       else entry.stop = stop;
     } catch (error) {
       entry.ended = true;
-      if (this.#active.get(uri) === entry) this.#active.delete(uri);
+      if (this.#active.get(uri) === entry) {
+        this.#active.delete(uri);
+        this.tally.count--;
+      }
       throw error;
     }
   }
@@ -139,6 +147,7 @@ export class ResourceSubscriptions {
     const entry = this.#active.get(uri);
     if (!entry) return;
     this.#active.delete(uri);
+    this.tally.count--;
     entry.ended = true;
     entry.stop?.();
   }

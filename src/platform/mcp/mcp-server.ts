@@ -57,6 +57,8 @@ export interface McpServerOptions {
   readonly errors: ErrorTable;
   readonly logger: Logger;
   readonly maxSubscriptionsPerSession?: number;
+  /** Resource subscriptions open over every session of this server (kept by the factory). */
+  readonly subscriptions?: { count: number };
 }
 
 /**
@@ -100,7 +102,7 @@ export function createMcpServerFactory(options: McpServerOptions): (caller: Call
       { name: options.info.name, version: options.info.version },
       { capabilities: { tools: {}, resources: { subscribe: true } } },
     );
-    const subscriptions = new ResourceSubscriptions(maxSubscriptions);
+    const subscriptions = new ResourceSubscriptions(maxSubscriptions, options.subscriptions);
     server.onclose = () => subscriptions.close();
     server.onerror = (error) => logger.debug({ err: error }, 'mcp transport error');
 
@@ -180,7 +182,7 @@ export function createMcpServerFactory(options: McpServerOptions): (caller: Call
       } catch (error) {
         if (error instanceof SubscriptionLimitError) {
           throw new McpProtocolError(ErrorCode.InvalidRequest, error.message, {
-            code: 'TOO_MANY_SUBSCRIPTIONS',
+            code: 'SUBSCRIPTION_LIMIT',
           });
         }
         throw resourceError(error, uri, errors, logger);

@@ -6,6 +6,7 @@ import {
   getOperationAST,
   type OperationTypeNode,
 } from 'graphql';
+import type { PersistedOperations } from '../graphql/persisted-operations.ts';
 import type { GraphQLServer } from '../graphql/yoga.ts';
 import type { Viewer } from '../http/client-identity.ts';
 
@@ -39,7 +40,27 @@ export type Prepared =
  * surface holds on every surface.
  */
 export class OperationRunner {
-  constructor(private readonly yoga: GraphQLServer) {}
+  constructor(
+    private readonly yoga: GraphQLServer,
+    /** The rules for documents clients send (APQ, the allow-list); server-defined documents skip them. */
+    private readonly persisted?: PersistedOperations,
+  ) {}
+
+  /**
+   * A document a client sent over a transport that does not pass Yoga's request parsing
+   * (graphql-ws): held to the persisted-operation rules `/graphql` applies over HTTP, by the same
+   * `extensions.persistedQuery`, so an allow-list holds on every surface clients write documents on.
+   */
+  async prepareClientOperation(call: OperationCall, extensions: unknown): Promise<Prepared> {
+    if (!this.persisted?.active) return this.prepare(call);
+    const resolution = this.persisted.resolve({ query: call.document, extensions });
+    if (!resolution.ok) return { ok: false, errors: [resolution.error] };
+    const prepared = await this.prepare(
+      resolution.document === undefined ? call : { ...call, document: resolution.document },
+    );
+    if (prepared.ok && resolution.register) this.persisted.remember(resolution.register);
+    return prepared;
+  }
 
   /** Parses, validates and builds the context; the caller then executes or subscribes. */
   async prepare(call: OperationCall): Promise<Prepared> {

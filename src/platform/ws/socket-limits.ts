@@ -40,6 +40,11 @@ export class RateGate {
     return { ok: false, retryAfterMs: this.msUntilToken() };
   }
 
+  /** Returns a token taken for something that turned out not to count. */
+  giveBack(): void {
+    this.#tokens = Math.min(this.burst, this.#tokens + 1);
+  }
+
   /** Whether a token is available, without taking it. */
   peek(): boolean {
     this.#refill();

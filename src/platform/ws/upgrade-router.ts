@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AccessGate } from '../access/access-gate.ts';
+import { onExpiry } from '../access/expiry.ts';
 import { hasScope, type Scope } from '../access/principal.ts';
 import { nodeHeaders, type Viewer } from '../http/client-identity.ts';
 import { normalizeOrigin, type OriginList, originList } from '../http/origins.ts';
@@ -251,9 +252,11 @@ export class UpgradeRouter {
       this.#sockets.set(client, set);
     }
     set.add(ws);
-    const expiry = expiryTimer(viewer, () => ws.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'));
+    const cancelExpiry = onExpiry(viewer.principal.expiresAt, () =>
+      ws.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'),
+    );
     ws.once('close', () => {
-      if (expiry) clearTimeout(expiry);
+      cancelExpiry();
       set.delete(ws);
       if (set.size === 0) this.#sockets.delete(client);
     });
@@ -322,18 +325,6 @@ export class UpgradeRouter {
     for (const ws of sockets) if (ws.readyState !== ws.CLOSED) ws.terminate();
     await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
-}
-
-/** A timer that fires when the viewer's key expires (none for a key without expiry). */
-export function expiryTimer(viewer: Viewer, onExpired: () => void): NodeJS.Timeout | undefined {
-  const at = viewer.principal.expiresAt?.getTime();
-  if (at === undefined) return undefined;
-  // setTimeout holds at most ~24.8 days; a later expiry is checked again when the key is next verified.
-  const delay = Math.max(0, at - Date.now());
-  if (delay > 2_147_000_000) return undefined;
-  const timer = setTimeout(onExpired, delay);
-  timer.unref();
-  return timer;
 }
 
 function refuse(socket: Duplex, status: string, body = ''): void {

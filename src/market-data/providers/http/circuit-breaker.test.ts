@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker } from './circuit-breaker.ts';
+import { CircuitBreaker, worstCircuit } from './circuit-breaker.ts';
 
 function breaker(failureThreshold = 3, cooldownMs = 1_000) {
   let now = 0;
@@ -60,5 +60,13 @@ describe('CircuitBreaker', () => {
     expect(circuit.remainingMs()).toBe(1_000);
     advance(1_000);
     expect(circuit.allow()).toBe(true);
+  });
+});
+
+describe('worstCircuit', () => {
+  it('reports open before half-open before closed', () => {
+    expect(worstCircuit('closed', 'half_open', 'open')).toBe('open');
+    expect(worstCircuit('closed', 'half_open')).toBe('half_open');
+    expect(worstCircuit('closed', 'closed')).toBe('closed');
   });
 });

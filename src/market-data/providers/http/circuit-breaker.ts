@@ -7,6 +7,12 @@ export interface CircuitBreakerOptions {
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
+/** Of several breakers, the state that says most about trouble: open, then half-open, then closed. */
+export function worstCircuit(...states: readonly CircuitState[]): CircuitState {
+  if (states.includes('open')) return 'open';
+  return states.includes('half_open') ? 'half_open' : 'closed';
+}
+
 /**
  * Closed -> open after `failureThreshold` consecutive failures; open -> half-open after the
  * cooldown, which lets exactly one trial call through: success closes, failure re-opens.

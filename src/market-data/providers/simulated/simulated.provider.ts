@@ -48,6 +48,7 @@
  * their market is shut and resume at the next open; crypto streams around the clock.
  */
 import type { Clock } from '../../../platform/clock.ts';
+import { searchUniverse } from '../../search/instrument-search.ts';
 import { ASSET_CLASSES, type AssetClass } from '../../types.ts';
 import type {
   Call,
@@ -56,6 +57,7 @@ import type {
   InstrumentCall,
   MarketDataProvider,
   OrderBookCall,
+  SearchCall,
   StreamSubscription,
   TransfersCall,
 } from '../provider.ts';
@@ -96,6 +98,7 @@ const CAPABILITIES: readonly Capability[] = [
   'transfers',
   'venueStatus',
   'stream',
+  'search',
 ];
 const MAX_BOOK_DEPTH = 1_000;
 /** Resting size per book level, as a fraction of a coin's daily USD volume. */
@@ -309,6 +312,11 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
         }
       });
       return stop;
+    },
+
+    async search({ query, limit, signal }: SearchCall) {
+      guard(signal);
+      return searchUniverse(universeEntries, query, limit);
     },
 
     universe() {

@@ -182,6 +182,7 @@ export function capableOf(capability: Capability, known: Known): boolean {
     case 'quote':
     case 'bars':
     case 'venueStatus':
+    case 'search':
       return true;
     case 'stream':
       return known.view !== undefined;
