@@ -21,7 +21,7 @@ const answer = await fetch(`${base}/graphql`, {
   body: JSON.stringify({ query: '{ serverInfo { databaseMode version } }' }),
 });
 const body = await answer.json();
-if (body?.data?.serverInfo?.databaseMode !== 'pglite')
+if (body?.data?.serverInfo?.databaseMode !== 'PGLITE')
   fail(`unexpected GraphQL answer ${JSON.stringify(body)}`);
 console.error(`smoke: GraphQL query ok ${JSON.stringify(body.data)}`);
 
