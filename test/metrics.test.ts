@@ -70,6 +70,28 @@ describe('/metrics', () => {
     expect(await code(domain!)).toBeGreaterThanOrEqual(1);
   });
 
+  it('counts requests refused before GraphQL runs: CSRF, media type, persisted queries', async () => {
+    const code = (c: string) => value('vigil_graphql_errors_total', { code: c });
+    const [csrf, media, missing] = await Promise.all([
+      code('CSRF_HEADER_REQUIRED'),
+      code('UNSUPPORTED_MEDIA_TYPE'),
+      code('PERSISTED_QUERY_NOT_FOUND'),
+    ]);
+    await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ serverInfo { name } }')}`);
+    await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } });
+    await fetch(`${t.url}/graphql?extensions=${encodeURIComponent(extensions)}`, {
+      headers: { 'x-graphql-csrf': '1' },
+    });
+    expect(await code('CSRF_HEADER_REQUIRED')).toBe(csrf + 1);
+    expect(await code('UNSUPPORTED_MEDIA_TYPE')).toBe(media + 1);
+    expect(await code('PERSISTED_QUERY_NOT_FOUND')).toBe(missing + 1);
+  });
+
   it('counts rate-limit rejections by surface, and their RATE_LIMITED errors', async () => {
     const rejected = await value('vigil_rate_limit_rejections_total', { surface: 'graphql' });
     const errors = await value('vigil_graphql_errors_total', { code: 'RATE_LIMITED' });

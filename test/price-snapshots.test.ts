@@ -138,6 +138,26 @@ describe('price streams on a closed market (simulated, on a Saturday)', () => {
     }
   });
 
+  it("sends every symbol's snapshot at once, even when the subscription already sent within its interval", async () => {
+    // NVDA has a feed (another client watches it); AVAX-USD has none yet and starts one.
+    const watcher = socket(`${t.wsUrl}/ws/prices/NVDA?interval_ms=100`);
+    const c = socket(`${t.wsUrl}/ws/prices/AVAX-USD,NVDA?interval_ms=5000`);
+    try {
+      await watcher.next(isData);
+      await c.next(isAck);
+      const started = Date.now();
+      const items = new Map<string, Json>();
+      while (items.size < 2)
+        for (const item of (await c.next(isData, 3_000)).data) items.set(item.symbol, item);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(items.get('AVAX/USD')).toMatchObject({ snapshot: true });
+      expect(items.get('NVDA')).toMatchObject({ snapshot: true });
+    } finally {
+      c.close();
+      watcher.close();
+    }
+  });
+
   it('/ws/stream sends the snapshot after the acknowledgement, and none on OHLCV streams', async () => {
     const c = socket(`${t.wsUrl}/ws/stream`);
     try {

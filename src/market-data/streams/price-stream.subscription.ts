@@ -44,7 +44,9 @@ export class PriceSubscription {
       // A snapshot overtaken before it went out passes its mark on: the first item still says so.
       const waiting = this.#pending.get(tick.symbol) as { snapshot?: boolean } | undefined;
       this.#pending.set(tick.symbol, waiting?.snapshot ? { ...item, snapshot: true } : item);
-      this.#schedule();
+      // A symbol's first price goes out at once, whatever the interval: a client that adds a
+      // symbol to a busy subscription must not wait an interval to see where it stands.
+      this.#schedule(tick.snapshot === true);
       return;
     }
     // Bars are built from trades seen while subscribed; a snapshot is a price, not a trade.
@@ -82,11 +84,16 @@ export class PriceSubscription {
   /**
    * Leading-edge rate limit: the first update after a quiet interval goes out at once (ticks that
    * arrive together share one message), later ones wait for the end of the interval and go out
-   * together, latest per symbol.
+   * together, latest per symbol. `now` (a symbol's snapshot) sends what is pending at once.
    */
-  #schedule(): void {
-    if (this.#timer || this.#flushQueued || this.#ended) return;
-    const wait = this.#lastSentAt + this.intervalMs - Date.now();
+  #schedule(now = false): void {
+    if (this.#flushQueued || this.#ended) return;
+    if (now && this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#timer) return;
+    const wait = now ? 0 : this.#lastSentAt + this.intervalMs - Date.now();
     if (wait <= 0) {
       this.#flushQueued = true;
       queueMicrotask(() => {

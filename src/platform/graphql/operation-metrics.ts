@@ -26,6 +26,18 @@ export interface OperationMetricsOptions {
  * hooks inside, so it also sees what a guard throws before execution (FORBIDDEN, RATE_LIMITED) and
  * parse errors the parse cache throws again for a repeated document.
  */
+/** Codes only a request's refusal before parsing carries (never an operation's own errors). */
+const REQUEST_CODES = new Set([
+  'CSRF_HEADER_REQUIRED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'PERSISTED_QUERY_MISMATCH',
+  'PERSISTED_OPERATION_NOT_FOUND',
+  'PERSISTED_OPERATION_REQUIRED',
+]);
+
 export function operationMetricsPlugin(options: OperationMetricsOptions): Plugin {
   const { metrics } = options;
   const refused = (error: unknown, fallback: string, context: unknown) => {
@@ -67,6 +79,17 @@ export function operationMetricsPlugin(options: OperationMetricsOptions): Plugin
     for (const field of rootFields(ast.selectionSet, document)) metrics.operation(ast.operation, field);
   };
   return {
+    // Requests refused before any GraphQL phase (body, CSRF, persisted operations) reach no hook
+    // above; their answer does. Only codes nothing later produces, so nothing is counted twice.
+    onResultProcess({ result }) {
+      if (isAsyncIterable(result)) return;
+      for (const single of Array.isArray(result) ? result : [result]) {
+        for (const error of (single as ExecutionResult).errors ?? []) {
+          const code = (error as GraphQLError).extensions?.code;
+          if (typeof code === 'string' && REQUEST_CODES.has(code)) metrics.error(code);
+        }
+      }
+    },
     instrumentation: {
       parse: guardedPhase('GRAPHQL_PARSE_FAILED'),
       execute: guardedPhase('INTERNAL'),
