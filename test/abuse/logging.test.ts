@@ -105,7 +105,10 @@ describe('logging', () => {
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as Record<string, unknown>)
         .filter((l) => l.msg === 'request');
-    await expect.poll(async () => (await lines()).length).toBeGreaterThanOrEqual(3);
+    // Start-up readiness checks write lines too: wait for the last request's own line.
+    await expect
+      .poll(async () => (await lines()).some((l) => l.method === 'POST' && l.route === '/graphql'))
+      .toBe(true);
     const access = await lines();
     expect(access).toEqual(
       expect.arrayContaining([
