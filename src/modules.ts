@@ -4,6 +4,7 @@ import { fkDslModule } from './fk-dsl/fk-dsl.module.ts';
 import { marketDataModule } from './market-data/market-data.module.ts';
 import type { ModuleDefinition } from './platform/module.ts';
 import { serverInfoModule } from './server-info/server-info.module.ts';
+import { watchdogsModule } from './watchdogs/watchdogs.module.ts';
 
 /**
  * THE list of domains. Each brings its GraphQL types, tables, error codes, tools, jobs, routes,
@@ -15,4 +16,5 @@ export const modules: readonly ModuleDefinition<AppDeps>[] = [
   serverInfoModule,
   marketDataModule,
   fkDslModule,
+  watchdogsModule,
 ];
