@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
 import { buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
@@ -10,7 +9,8 @@ import { modules } from '../../src/modules.ts';
 import { AccessGate } from '../../src/platform/access/access-gate.ts';
 import { Authenticator } from '../../src/platform/access/authenticator.ts';
 import { LOCAL_OPERATOR } from '../../src/platform/access/principal.ts';
-import { summarize, table } from './stats.ts';
+import { load as baseLoad } from './http-load.ts';
+import { table } from './stats.ts';
 
 /**
  * What an API key costs a request. In-process: verifying a cached key (the store's lookup) and the
@@ -88,30 +88,5 @@ async function timePerCallAsync(fn: () => Promise<unknown>): Promise<number> {
   return ((performance.now() - started) * 1000) / CALLS;
 }
 
-async function load(target: string, total: number, headers: Record<string, string>) {
-  const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < total) {
-        next++;
-        const t0 = performance.now();
-        const res = await request(target, {
-          method: 'POST',
-          dispatcher: agent,
-          headers: { 'content-type': 'application/json', ...headers },
-          body: QUERY,
-        });
-        await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`${target} answered ${res.statusCode}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  await agent.close();
-  const s = summarize(latencies);
-  return { requests: s.n, 'req/s': s.n / seconds, 'p50 ms': s.p50, 'p99 ms': s.p99 };
-}
+const load = (target: string, total: number, headers: Record<string, string>) =>
+  baseLoad(target, { total, concurrency: CONCURRENCY, body: QUERY, headers: () => headers });

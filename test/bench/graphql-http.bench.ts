@@ -3,12 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
 import { buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
 import { modules } from '../../src/modules.ts';
-import { summarize, table } from './stats.ts';
+import { load as baseLoad } from './http-load.ts';
+import { table } from './stats.ts';
 
 /**
  * Cost of the HTTP + GraphQL stack (routing, Yoga, envelop plugins including the rate limiter,
@@ -59,30 +59,10 @@ export async function run(): Promise<void> {
   }
 }
 
-async function load(target: string, total: number) {
-  const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < total) {
-        next++;
-        const t0 = performance.now();
-        const res = await request(target, {
-          method: 'POST',
-          dispatcher: agent,
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${next % CLIENTS}` },
-          body: QUERY,
-        });
-        await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`${target} answered ${res.statusCode}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  await agent.close();
-  const s = summarize(latencies);
-  return { requests: s.n, 'req/s': s.n / seconds, 'p50 ms': s.p50, 'p99 ms': s.p99, 'max ms': s.max };
-}
+const load = (target: string, total: number) =>
+  baseLoad(target, {
+    total,
+    concurrency: CONCURRENCY,
+    body: QUERY,
+    headers: (n) => ({ 'x-forwarded-for': `198.51.100.${n % CLIENTS}` }),
+  });
