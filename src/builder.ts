@@ -7,14 +7,19 @@ import { DateTimeScalar, JsonScalar } from './platform/graphql/scalars.ts';
  * fields in its own `*.graphql.ts` files, which its module lists (src/modules.ts); schema.ts builds
  * the schema once every module is loaded.
  */
-export const builder = new SchemaBuilder<{
+interface SchemaShape {
   Context: GraphQLContext;
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
-}>({
+}
+
+/** The builder's types, for helpers that build fields on several object types. */
+export type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<SchemaShape>;
+
+export const builder = new SchemaBuilder<SchemaShape>({
   defaultFieldNullability: false,
 });
 

@@ -2,7 +2,7 @@ import { builder } from '../../builder.ts';
 import { instrumentKey } from '../instruments.ts';
 import { BarRef, LineageRef, QuoteRef, quoteOf } from '../market-data.graphql.ts';
 import { type BookSummary, type CoinMarket, type CoinSearchResult, searchByCoin } from './search-by-coin.ts';
-import { DepthEnum, SEARCH_ID_NOTE, TechnicalsRef } from './tools.graphql.ts';
+import { answerFields, DepthEnum, SEARCH_ID_NOTE, TechnicalsRef } from './tools.graphql.ts';
 
 /** The `searchByCoin` data tool: a crypto pair on an exchange, with 24 h statistics, book and funding. */
 
@@ -138,13 +138,7 @@ const CoinSearchRef = builder.objectRef<CoinSearchResult>('CoinSearch').implemen
       description: 'Last 30 daily bars (DEEP).',
       resolve: (r) => r.history && [...r.history],
     }),
-    narrative: t.exposeString('narrative', { description: 'The answer in a few sentences.' }),
-    disclaimer: t.exposeString('disclaimer', { description: 'What the data is and is not (not advice).' }),
-    warnings: t.exposeStringList('warnings', { description: 'Parts that could not be filled, and why.' }),
-    sessionId: t.exposeString('sessionId', {
-      nullable: true,
-      description: 'The analysis session the query was recorded in, if one was given.',
-    }),
+    ...answerFields(t),
   }),
 });
 

@@ -1,4 +1,4 @@
-import { builder } from '../../builder.ts';
+import { type BuilderTypes, builder } from '../../builder.ts';
 import { enumValues } from '../../platform/graphql/enum-values.ts';
 import { instrumentKey } from '../instruments.ts';
 import {
@@ -149,6 +149,36 @@ export const TechnicalsRef = builder.objectRef<TechnicalSummary>('TechnicalSumma
   }),
 });
 
+/** What every search tool's answer ends with: the prose, its caveats, and the session it was recorded in. */
+interface SearchAnswer {
+  readonly narrative: string;
+  readonly disclaimer: string;
+  readonly warnings: readonly string[];
+  readonly sessionId: string | null;
+}
+
+/** The fields of `SearchAnswer`, shared by the symbol and coin search types. */
+export function answerFields<Shape extends SearchAnswer>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Shape>,
+) {
+  return {
+    narrative: t.string({ description: 'The answer in a few sentences.', resolve: (r) => r.narrative }),
+    disclaimer: t.string({
+      description: 'What the data is and is not (not advice).',
+      resolve: (r) => r.disclaimer,
+    }),
+    warnings: t.stringList({
+      description: 'Parts that could not be filled, and why.',
+      resolve: (r) => [...r.warnings],
+    }),
+    sessionId: t.string({
+      nullable: true,
+      description: 'The analysis session the query was recorded in, if one was given.',
+      resolve: (r) => r.sessionId,
+    }),
+  };
+}
+
 export const SEARCH_ID_NOTE =
   'so a client cache keeps one answer per instrument and depth; the quote inside is the shared Quote entity';
 
@@ -203,13 +233,7 @@ const SymbolSearchRef = builder.objectRef<SymbolSearchResult>('SymbolSearch').im
       description: 'Last 30 daily bars (DEEP); null otherwise.',
       resolve: (r) => r.history && [...r.history],
     }),
-    narrative: t.exposeString('narrative', { description: 'The answer in a few sentences.' }),
-    disclaimer: t.exposeString('disclaimer', { description: 'What the data is and is not (not advice).' }),
-    warnings: t.exposeStringList('warnings', { description: 'Parts that could not be filled, and why.' }),
-    sessionId: t.exposeString('sessionId', {
-      nullable: true,
-      description: 'The analysis session the query was recorded in, if one was given.',
-    }),
+    ...answerFields(t),
   }),
 });
 
