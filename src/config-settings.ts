@@ -228,6 +228,17 @@ export const baseShape = {
   FKDSL_MAX_COST: int(1_000_000, 10_000, 1_000_000_000),
   FKDSL_DEADLINE_MS: int(10_000, 1, 600_000),
 
+  // Watchdogs: whether this instance runs checks (any instance may; each runs once per interval
+  // across all of them), what they watch, how often, with which thresholds, and event retention.
+  WATCHDOGS_RUN: bool(true),
+  // Empty: SCAN_UNIVERSE_US and SCAN_UNIVERSE_CRYPTO.
+  WATCHDOG_SYMBOLS: z.string().default('').transform(symbolList),
+  WATCHDOG_INTERVAL_SECONDS: int(60, 5, 86_400),
+  // `name:seconds,...`: intervals of single watchdogs (checked against the names in watchdogs/).
+  WATCHDOG_INTERVALS: z.string().default('').transform(symbolList),
+  // JSON object: per watchdog name, thresholds and windows replacing its defaults (README lists them).
+  WATCHDOG_THRESHOLDS: z.string().trim().default('{}'),
+  WATCHDOG_EVENT_RETENTION_DAYS: int(30, 1, 3_650),
   // `A:B,C:D`: the pairs whose correlation the correlation-breakdown watchdog watches.
   WATCHDOG_CORRELATION_PAIRS: z
     .string()

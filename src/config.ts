@@ -178,6 +178,17 @@ const configSchema = settingsSchema.transform((s) => ({
   watchdogs: {
     /** Pairs the correlation-breakdown watchdog watches, in configuration order. */
     correlationPairs: s.WATCHDOG_CORRELATION_PAIRS,
+    /** Whether this instance schedules and runs checks. */
+    run: s.WATCHDOGS_RUN,
+    /** Watched symbols; the SCAN universes when none are set. */
+    symbols: s.WATCHDOG_SYMBOLS.length > 0 ? s.WATCHDOG_SYMBOLS : [...s.SCAN_UNIVERSE_US, ...s.SCAN_UNIVERSE_CRYPTO],
+    intervalSeconds: s.WATCHDOG_INTERVAL_SECONDS,
+    /** Raw `name:seconds` entries and the thresholds JSON, checked by the watchdogs domain at start. */
+    intervals: s.WATCHDOG_INTERVALS,
+    thresholds: s.WATCHDOG_THRESHOLDS,
+    eventRetentionDays: s.WATCHDOG_EVENT_RETENTION_DAYS,
+    /** Demo activity compresses the watchdogs' windows to minutes (see watchdogs/settings.ts). */
+    demo: s.MARKET_DATA_PROVIDERS.includes('simulated') && s.SIMULATED_ACTIVITY === 'demo',
   },
 }));
 

@@ -201,23 +201,42 @@ export class Jobs {
   #ensureQueue(job: JobDefinition): Promise<void> {
     let pending = this.#queues.get(job.name);
     if (!pending) {
-      const o = job.options ?? {};
-      pending = this.#boss
-        .createQueue(job.name, {
-          name: job.name,
-          policy: o.policy ?? 'standard',
-          ...(o.retryLimit !== undefined ? { retryLimit: o.retryLimit } : {}),
-          ...(o.retryDelaySeconds !== undefined ? { retryDelay: o.retryDelaySeconds } : {}),
-          ...(o.retryBackoff !== undefined ? { retryBackoff: o.retryBackoff } : {}),
-          ...(o.expireInSeconds !== undefined ? { expireInSeconds: o.expireInSeconds } : {}),
-        })
-        .catch((error: unknown) => {
-          this.#queues.delete(job.name);
-          throw error;
-        });
+      pending = this.#createQueue(job).catch((error: unknown) => {
+        this.#queues.delete(job.name);
+        throw error;
+      });
       this.#queues.set(job.name, pending);
     }
     return pending;
+  }
+
+  /**
+   * Instances starting together create the same queues at once, and pg-boss's creation (a
+   * partition and its indexes) can then deadlock or collide in Postgres; the loser retries, and
+   * finds the queue made.
+   */
+  async #createQueue(job: JobDefinition, attempt = 1): Promise<void> {
+    try {
+      await this.#createQueueOnce(job);
+    } catch (error) {
+      const code = (error as { code?: unknown })?.code;
+      if (attempt >= 5 || (code !== '40P01' && code !== '23505' && code !== '42P07')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+      if (await this.#boss.getQueue(job.name)) return;
+      await this.#createQueue(job, attempt + 1);
+    }
+  }
+
+  #createQueueOnce(job: JobDefinition): Promise<void> {
+    const o = job.options ?? {};
+    return this.#boss.createQueue(job.name, {
+      name: job.name,
+      policy: o.policy ?? 'standard',
+      ...(o.retryLimit !== undefined ? { retryLimit: o.retryLimit } : {}),
+      ...(o.retryDelaySeconds !== undefined ? { retryDelay: o.retryDelaySeconds } : {}),
+      ...(o.retryBackoff !== undefined ? { retryBackoff: o.retryBackoff } : {}),
+      ...(o.expireInSeconds !== undefined ? { expireInSeconds: o.expireInSeconds } : {}),
+    });
   }
 }
 

@@ -1,0 +1,237 @@
+import { count, eq, sql } from 'drizzle-orm';
+import type { Clock } from '../platform/clock.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import type { Logger } from '../platform/observability/logger.ts';
+import { EMPTY_REARM_STATE } from './detectors/rearm.ts';
+import { SEVERITIES, type Severity, WATCHDOG_NAMES, type WatchdogName } from './detectors/types.ts';
+import type { WatchdogEventBus, WatchdogEventListener } from './event-bus.ts';
+import {
+  type EventFilter,
+  type EventQueryInput,
+  matchesEventFilter,
+  parseEventQuery,
+} from './event-filter.ts';
+import { isEventId } from './event-id.ts';
+import {
+  deleteWatchdogEventsBefore,
+  type EventPage,
+  findWatchdogEvents,
+  queryWatchdogEvents,
+  type WatchdogEvent,
+} from './events.repository.ts';
+import { watchdogEvents } from './events.sql.ts';
+import { STOPPED_AFTER_INTERVALS, watchdogStatus } from './health.ts';
+import type { WatchdogRunner, WatchdogState } from './runner.ts';
+import { watchdogStates } from './states.sql.ts';
+import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
+
+export interface WatchdogServiceOptions {
+  readonly database: DatabaseHandle;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly bus: WatchdogEventBus;
+  readonly runner: WatchdogRunner;
+  readonly eventRetentionDays: number;
+}
+
+/** Statistics are counted at most this often (a dashboard polls them; a count scans an index). */
+const STATS_TTL_MS = 2_000;
+
+/**
+ * The watchdogs domain as the surfaces see it: health from the shared state rows, operator
+ * commands persisted there (so every instance obeys them from its next check), events from the
+ * store and the live feed.
+ */
+export class WatchdogService implements WatchdogsApi {
+  readonly names = WATCHDOG_NAMES;
+  readonly #o: WatchdogServiceOptions;
+  #stats:
+    | { at: number; value: Promise<Omit<DashboardStats, 'activeSubscriptions' | 'timestamp'>> }
+    | undefined;
+
+  constructor(options: WatchdogServiceOptions) {
+    this.#o = options;
+  }
+
+  get listenerCount(): number {
+    return this.#o.bus.listenerCount;
+  }
+
+  async start(): Promise<void> {
+    await this.#o.bus.start();
+    await this.#o.runner.start();
+  }
+
+  async stop(): Promise<void> {
+    this.#o.runner.stop();
+    await this.#o.bus.stop();
+  }
+
+  async health(): Promise<WatchdogHealth[]> {
+    const rows = await this.#o.database.db.select().from(watchdogStates);
+    const byName = new Map(rows.map((r) => [r.name, r]));
+    const now = this.#o.clock.now();
+    return WATCHDOG_NAMES.map((name) => this.#health(name, byName.get(name), now));
+  }
+
+  async healthOf(name: string): Promise<WatchdogHealth> {
+    const known = this.#known(name);
+    const [row] = await this.#o.database.db
+      .select()
+      .from(watchdogStates)
+      .where(eq(watchdogStates.name, known));
+    return this.#health(known, row, this.#o.clock.now());
+  }
+
+  async setEnabled(name: string, enabled: boolean, by: string): Promise<WatchdogHealth> {
+    const known = this.#known(name);
+    await this.#o.runner.ensureStates();
+    const now = this.#o.clock.now();
+    await this.#o.database.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(watchdogStates)
+        .where(eq(watchdogStates.name, known))
+        .for('update');
+      if (!row || row.enabled === enabled) return;
+      // Re-enabling starts a new watch: the health counts from now, and a check that was running
+      // when it was disabled does not land (generation).
+      await tx
+        .update(watchdogStates)
+        .set({
+          enabled,
+          updatedBy: by,
+          ...(enabled ? { since: now, generation: row.generation + 1, consecutiveFailures: 0 } : {}),
+        })
+        .where(eq(watchdogStates.name, known));
+    });
+    this.#o.logger.info({ watchdog: known, enabled, by }, enabled ? 'watchdog enabled' : 'watchdog disabled');
+    if (enabled) await this.#o.runner.runSoon(known);
+    return this.healthOf(known);
+  }
+
+  async restart(name: string, by: string): Promise<WatchdogHealth> {
+    const known = this.#known(name);
+    await this.#o.runner.ensureStates();
+    const now = this.#o.clock.now();
+    await this.#o.database.db
+      .update(watchdogStates)
+      .set({
+        enabled: true,
+        since: now,
+        updatedBy: by,
+        generation: sql`${watchdogStates.generation} + 1`,
+        rearm: EMPTY_REARM_STATE,
+        checks: 0,
+        events: 0,
+        errors: 0,
+        consecutiveFailures: 0,
+        lastChecked: 0,
+        lastGaps: 0,
+        lastError: null,
+      })
+      .where(eq(watchdogStates.name, known));
+    this.#o.logger.info({ watchdog: known, by }, 'watchdog restarted');
+    await this.#o.runner.runSoon(known);
+    return this.healthOf(known);
+  }
+
+  async stats(): Promise<DashboardStats> {
+    const nowMs = this.#o.clock.now().getTime();
+    if (!this.#stats || nowMs - this.#stats.at >= STATS_TTL_MS) {
+      const value = this.#countStats();
+      this.#stats = { at: nowMs, value };
+      value.catch(() => {
+        if (this.#stats?.value === value) this.#stats = undefined;
+      });
+    }
+    const counted = await this.#stats.value;
+    return { ...counted, activeSubscriptions: this.listenerCount, timestamp: new Date(nowMs) };
+  }
+
+  events(query: EventQueryInput): Promise<EventPage> {
+    return queryWatchdogEvents(this.#o.database.db, parseEventQuery(query));
+  }
+
+  async event(id: string): Promise<WatchdogEvent | null> {
+    if (!isEventId(id)) return null;
+    const [found] = await findWatchdogEvents(this.#o.database.db, [id]);
+    return found ?? null;
+  }
+
+  subscribe(filter: EventFilter, listener: WatchdogEventListener): () => void {
+    return this.#o.bus.subscribe((event) =>
+      matchesEventFilter(event, filter) ? listener(event) : undefined,
+    );
+  }
+
+  /** Deletes events older than the retention period; returns how many. */
+  deleteExpiredEvents(): Promise<number> {
+    const cutoff = new Date(this.#o.clock.now().getTime() - this.#o.eventRetentionDays * 86_400_000);
+    return deleteWatchdogEventsBefore(this.#o.database.db, cutoff);
+  }
+
+  async #countStats(): Promise<Omit<DashboardStats, 'activeSubscriptions' | 'timestamp'>> {
+    const db = this.#o.database.db;
+    const [bySeverity, watchdogs] = await Promise.all([
+      db
+        .select({ severity: watchdogEvents.severity, n: count() })
+        .from(watchdogEvents)
+        .groupBy(watchdogEvents.severity),
+      this.health(),
+    ]);
+    const eventsBySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+    for (const { severity, n } of bySeverity) eventsBySeverity[severity] = Number(n);
+    return {
+      totalEvents: Object.values(eventsBySeverity).reduce((a, b) => a + b, 0),
+      eventsBySeverity,
+      activeWatchdogs: watchdogs.filter((w) => w.enabled).length,
+      healthyWatchdogs: watchdogs.filter((w) => w.status === 'running').length,
+    };
+  }
+
+  #known(name: string): WatchdogName {
+    if (!(WATCHDOG_NAMES as readonly string[]).includes(name)) {
+      throw new NotFoundError('watchdog', name);
+    }
+    return name as WatchdogName;
+  }
+
+  #health(name: WatchdogName, row: WatchdogState | undefined, now: Date): WatchdogHealth {
+    const definition = this.#o.runner.definition(name);
+    const intervalMs = definition.intervalMs;
+    const state = row ?? {
+      enabled: true,
+      since: now,
+      lastCheckAt: null,
+      consecutiveFailures: 0,
+      lastGaps: 0,
+    };
+    const status = watchdogStatus(state, intervalMs, now);
+    const lastCheck = row?.lastCheckAt ?? null;
+    return {
+      name,
+      description: definition.description,
+      enabled: state.enabled,
+      running:
+        state.enabled &&
+        lastCheck !== null &&
+        now.getTime() - lastCheck.getTime() <= STOPPED_AFTER_INTERVALS * intervalMs,
+      status,
+      intervalSeconds: intervalMs / 1_000,
+      lastCheck,
+      lastCheckMs: row?.lastCheckMs ?? null,
+      lastEvent: row?.lastEventAt ?? null,
+      checks: row?.checks ?? 0,
+      events: row?.events ?? 0,
+      errors: row?.errors ?? 0,
+      consecutiveFailures: state.consecutiveFailures,
+      lastChecked: row?.lastChecked ?? 0,
+      lastGaps: state.lastGaps,
+      lastError: row?.lastError ?? null,
+      since: state.since,
+      updatedBy: row?.updatedBy ?? null,
+    };
+  }
+}
