@@ -14,7 +14,7 @@ import { registerOperationalRoutes } from './platform/http/operational.routes.ts
 import { type AppState, stopGracefully } from './platform/lifecycle.ts';
 import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
-import { type ModuleDefinition, resourcesOf } from './platform/module.ts';
+import { type HostInfo, type ModuleDefinition, resourcesOf } from './platform/module.ts';
 import type { MetricSamplers } from './platform/observability/metrics.ts';
 import type { OperationRunner } from './platform/operations/runner.ts';
 import { compileTools, type Tool } from './platform/operations/tool.ts';
@@ -108,8 +108,10 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     runner,
   );
 
-  const host = {
+  const host: HostInfo = {
     connections: () => ({ total: upgrades.connectionCount, byRoute: upgrades.connectionsByRoute() }),
+    operations: runner,
+    errors,
   };
   for (const module of modules) {
     for (const route of module.routes ?? []) {

@@ -181,7 +181,8 @@ const configSchema = settingsSchema.transform((s) => ({
     /** Whether this instance schedules and runs checks. */
     run: s.WATCHDOGS_RUN,
     /** Watched symbols; the SCAN universes when none are set. */
-    symbols: s.WATCHDOG_SYMBOLS.length > 0 ? s.WATCHDOG_SYMBOLS : [...s.SCAN_UNIVERSE_US, ...s.SCAN_UNIVERSE_CRYPTO],
+    symbols:
+      s.WATCHDOG_SYMBOLS.length > 0 ? s.WATCHDOG_SYMBOLS : [...s.SCAN_UNIVERSE_US, ...s.SCAN_UNIVERSE_CRYPTO],
     intervalSeconds: s.WATCHDOG_INTERVAL_SECONDS,
     /** Raw `name:seconds` entries and the thresholds JSON, checked by the watchdogs domain at start. */
     intervals: s.WATCHDOG_INTERVALS,

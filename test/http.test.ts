@@ -41,6 +41,19 @@ describe('operational routes and GraphQL over HTTP (in-process)', () => {
     expect(await get.json()).toEqual({ data: { serverInfo: { name: 'vigil' } } });
   });
 
+  it("runs the chosen operation of a document with several, ignoring the others' variables", async () => {
+    const response = await t.app.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'query A { serverInfo { name } } query B($s: String!) { quote(symbol: $s) { id } }',
+        operationName: 'A',
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { serverInfo: { name: 'vigil' } } });
+  });
+
   it('serves GraphiQL to a browser', async () => {
     const response = await t.app.fetch('/graphql', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);

@@ -226,6 +226,41 @@ export class MarketDataService {
     );
   }
 
+  /** Whether a configured provider can answer this instrument's order book at a past time. */
+  offersPastOrderBooks(instrument: Instrument): boolean {
+    return this.#pastBookProvider(instrument) !== undefined;
+  }
+
+  /**
+   * The order book as it stood at `at`, from a provider that can recompute its past
+   * (`pastOrderBooks`; live venues cannot). Not cached: each past instant is asked for once.
+   */
+  async pastOrderBook(instrument: Instrument, depth: number, at: Date): Promise<Sourced<OrderBook>> {
+    const provider = this.#pastBookProvider(instrument);
+    if (!provider)
+      throw new NotSupportedError(
+        'past order books',
+        instrument.symbol,
+        this.providers.map((p) => p.id),
+      );
+    this.#budget.admit(instrumentKey(instrument));
+    const answer = await this.#arbiter.first(
+      'past order books',
+      'orderBook',
+      instrument,
+      (p, signal) => p.orderBook!({ instrument, depth, at, signal }),
+      (v) => v.asOf,
+      provider.id,
+    );
+    return { ...answer, lineage: { ...answer.lineage, cache: { hit: false, ageMs: 0, ttlMs: 0 } } };
+  }
+
+  #pastBookProvider(instrument: Instrument): MarketDataProvider | undefined {
+    return this.#arbiter
+      .eligible('orderBook', instrument)
+      .find((p) => p.pastOrderBooks === true && p.orderBook !== undefined);
+  }
+
   funding(instrument: Instrument, prefer?: string): Promise<Sourced<FundingRate>> {
     return this.#cached('funding', instrument, prefer ?? '', () =>
       this.#arbiter.first(

@@ -1,9 +1,10 @@
 import type { Scope } from './access/principal.ts';
-import type { ErrorCodeTable } from './errors.ts';
+import type { ErrorCodeTable, ErrorTable } from './errors.ts';
 import type { Method, RouteAccess, RouteHandler } from './http/http-routes.ts';
 import type { JobDefinition } from './jobs/job.ts';
 import type { JobHandler, WorkOptions } from './jobs/jobs.ts';
 import type { McpResourceTemplate } from './mcp/mcp-resources.ts';
+import type { OperationRunner } from './operations/runner.ts';
 import type { ToolDefinition } from './operations/tool.ts';
 import type { WsConnectionHandler } from './ws/upgrade-router.ts';
 
@@ -61,6 +62,10 @@ export interface ModuleJob<Deps, J extends JobDefinition = JobDefinition<any>> {
 export interface HostInfo {
   /** Open WebSocket connections, in total and per route template. */
   readonly connections: () => { readonly total: number; readonly byRoute: Readonly<Record<string, number>> };
+  /** Runs GraphQL documents as `/graphql` does: routes that answer from an operation go through it. */
+  readonly operations: OperationRunner;
+  /** What each error code means on REST (its status), for routes that render errors themselves. */
+  readonly errors: ErrorTable;
 }
 
 export interface ModuleRoute<Deps> {

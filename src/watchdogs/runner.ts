@@ -206,7 +206,7 @@ export class WatchdogRunner {
     const emitted: string[] = [];
     const result = await this.#o.database.db.transaction(async (tx) => {
       const row = await this.#state(tx, name, true);
-      if (!row || !row.enabled || row.generation !== generation) return 'skipped' as const;
+      if (!row?.enabled || row.generation !== generation) return 'skipped' as const;
       if (failure !== undefined || !outcome) {
         await tx
           .update(watchdogStates)

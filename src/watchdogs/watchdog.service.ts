@@ -21,7 +21,7 @@ import {
   type WatchdogEvent,
 } from './events.repository.ts';
 import { watchdogEvents } from './events.sql.ts';
-import { STOPPED_AFTER_INTERVALS, watchdogStatus } from './health.ts';
+import { watchdogStatus } from './health.ts';
 import type { WatchdogRunner, WatchdogState } from './runner.ts';
 import { watchdogStates } from './states.sql.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
@@ -34,6 +34,17 @@ export interface WatchdogServiceOptions {
   readonly runner: WatchdogRunner;
   readonly eventRetentionDays: number;
 }
+
+/** A health record starting over (enable, restart): the times of the last check and event stay. */
+const FRESH_COUNTERS = {
+  checks: 0,
+  events: 0,
+  errors: 0,
+  consecutiveFailures: 0,
+  lastChecked: 0,
+  lastGaps: 0,
+  lastError: null,
+} as const;
 
 /** Statistics are counted at most this often (a dashboard polls them; a count scans an index). */
 const STATS_TTL_MS = 2_000;
@@ -102,10 +113,11 @@ export class WatchdogService implements WatchdogsApi {
         .set({
           enabled,
           updatedBy: by,
-          ...(enabled ? { since: now, generation: row.generation + 1, consecutiveFailures: 0 } : {}),
+          ...(enabled ? { since: now, generation: row.generation + 1, ...FRESH_COUNTERS } : {}),
         })
         .where(eq(watchdogStates.name, known));
     });
+    this.#stats = undefined;
     this.#o.logger.info({ watchdog: known, enabled, by }, enabled ? 'watchdog enabled' : 'watchdog disabled');
     if (enabled) await this.#o.runner.runSoon(known);
     return this.healthOf(known);
@@ -123,15 +135,10 @@ export class WatchdogService implements WatchdogsApi {
         updatedBy: by,
         generation: sql`${watchdogStates.generation} + 1`,
         rearm: EMPTY_REARM_STATE,
-        checks: 0,
-        events: 0,
-        errors: 0,
-        consecutiveFailures: 0,
-        lastChecked: 0,
-        lastGaps: 0,
-        lastError: null,
+        ...FRESH_COUNTERS,
       })
       .where(eq(watchdogStates.name, known));
+    this.#stats = undefined;
     this.#o.logger.info({ watchdog: known, by }, 'watchdog restarted');
     await this.#o.runner.runSoon(known);
     return this.healthOf(known);
@@ -214,10 +221,8 @@ export class WatchdogService implements WatchdogsApi {
       name,
       description: definition.description,
       enabled: state.enabled,
-      running:
-        state.enabled &&
-        lastCheck !== null &&
-        now.getTime() - lastCheck.getTime() <= STOPPED_AFTER_INTERVALS * intervalMs,
+      // Checking on schedule (however well): the same clock as `status`, so the two never disagree.
+      running: status !== 'disabled' && status !== 'stopped',
       status,
       intervalSeconds: intervalMs / 1_000,
       lastCheck,

@@ -3,8 +3,8 @@
  * watchdogs domain. WatchdogService implements it; surfaces depend on this and nothing deeper.
  */
 import type { Severity, WatchdogName } from './detectors/types.ts';
-import type { EventFilter, EventQueryInput } from './event-filter.ts';
 import type { WatchdogEventListener } from './event-bus.ts';
+import type { EventFilter, EventQueryInput } from './event-filter.ts';
 import type { EventPage, WatchdogEvent } from './events.repository.ts';
 
 /**
@@ -22,7 +22,7 @@ export interface WatchdogHealth {
   readonly name: WatchdogName;
   readonly description: string;
   readonly enabled: boolean;
-  /** Enabled and checked within the last three intervals. */
+  /** Enabled and checked on schedule: status is neither `disabled` nor `stopped`. */
   readonly running: boolean;
   readonly status: WatchdogStatus;
   readonly intervalSeconds: number;
@@ -32,11 +32,11 @@ export interface WatchdogHealth {
   readonly lastCheckMs: number | null;
   /** When the last event was emitted. */
   readonly lastEvent: Date | null;
-  /** Checks run (since the last restart). */
+  /** Checks run (since it was last enabled or restarted). */
   readonly checks: number;
-  /** Events emitted (since the last restart). */
+  /** Events emitted (since it was last enabled or restarted). */
   readonly events: number;
-  /** Checks that failed (since the last restart). */
+  /** Checks that failed (since it was last enabled or restarted). */
   readonly errors: number;
   readonly consecutiveFailures: number;
   /** Subjects looked at by the last check, and how many of them lacked data. */

@@ -1,9 +1,68 @@
+import { z } from 'zod';
+import type { Scheduler } from '../platform/clock.ts';
+import { defineJob } from '../platform/jobs/job.ts';
 import { defineModule } from '../platform/module.ts';
+import type { Logger } from '../platform/observability/logger.ts';
+import { dashboardRoutes } from './dashboard.routes.ts';
+import { DashboardStream } from './dashboard.stream.ts';
+import * as depthSamplesTables from './depth-samples.sql.ts';
 import * as eventsTables from './events.sql.ts';
 import * as statesTables from './states.sql.ts';
+import type { WatchdogService } from './watchdog.service.ts';
+import * as watchdogEventsGraphql from './watchdog-events.graphql.ts';
+import * as watchdogsGraphql from './watchdogs.graphql.ts';
+import { eventsResource } from './watchdogs.mcp.ts';
+import { watchdogsTools } from './watchdogs.tools.ts';
 
-/** Watchdogs: the detectors' events, stored and published to every instance. */
-export const watchdogsModule = defineModule({
+/** What the watchdogs module needs from the app (the composition root wires these). */
+export interface WatchdogsDeps {
+  readonly watchdogs: WatchdogService;
+  /** Drives the dashboard stream's periodic messages and the event resource's pacing. */
+  readonly clock: Scheduler;
+  readonly logger: Logger;
+}
+
+/** Hourly: deletes events older than WATCHDOG_EVENT_RETENTION_DAYS. Cron only enqueues this. */
+export const eventRetentionJob = defineJob({
+  name: 'watchdogs.retention',
+  schema: z.object({}),
+  options: { retryLimit: 1, policy: 'singleton' },
+});
+
+/**
+ * Watchdogs: eight checks on market data, their health, their events (stored and published to every
+ * instance), and the dashboard over them: GraphQL queries, switches and the `watchdogEvents`
+ * subscription; the dashboard HTTP routes and tools (GraphQL documents run as the caller); the
+ * `vigil://events` resource; and /dashboard/stream (protocol in dashboard.protocol.ts).
+ */
+export const watchdogsModule = defineModule<WatchdogsDeps>({
   name: 'watchdogs',
-  tables: [eventsTables, statesTables],
+  graphql: [watchdogsGraphql, watchdogEventsGraphql],
+  tables: [eventsTables, statesTables, depthSamplesTables],
+  jobs: [
+    {
+      job: eventRetentionJob,
+      handler: (deps) => () => deps.watchdogs.deleteExpiredEvents(),
+      cron: { expression: '41 * * * *', data: {} },
+    },
+  ],
+  tools: watchdogsTools,
+  resources: [eventsResource],
+  routes: dashboardRoutes(),
+  sockets: [
+    {
+      path: '/dashboard/stream',
+      summary:
+        'Dashboard: stats on connect and every 10 s, each watchdog event, health (every 10 s and on a change); send {"type":"ping"} or {"type":"filter","filter":{severities,event_types,watchdogs,symbols}}.',
+      onConnection: (deps) =>
+        new DashboardStream({
+          watchdogs: deps.watchdogs,
+          clock: deps.clock,
+          logger: deps.logger.child({ component: 'dashboard-stream' }),
+        }).onConnection,
+    },
+  ],
+  // The checks' job queue is worked by the runner itself, only on instances with WATCHDOGS_RUN.
+  start: (deps) => deps.watchdogs.start(),
+  stop: (deps) => deps.watchdogs.stop(),
 });

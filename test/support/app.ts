@@ -35,6 +35,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: database.dataDir,
     SHUTDOWN_TIMEOUT_MS: '3000',
+    // Watchdog checks read a lot of market data at start; suites about them turn them on.
+    WATCHDOGS_RUN: 'false',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });

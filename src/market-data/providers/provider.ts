@@ -54,6 +54,11 @@ export interface BarsCall extends InstrumentCall {
 export interface OrderBookCall extends InstrumentCall {
   /** Levels per side wanted (the provider may return fewer). */
   readonly depth: number;
+  /**
+   * The book as it stood at this past time. Only providers with `pastOrderBooks` honour it (a
+   * venue's REST API serves the current book only); others are never called with it.
+   */
+  readonly at?: Date;
 }
 
 export interface EarningsCall extends InstrumentCall {
@@ -107,6 +112,12 @@ export interface MarketDataProvider {
   readonly capabilities: ReadonlySet<Capability>;
   /** Asset classes this provider can price at all. */
   readonly assetClasses: ReadonlySet<AssetClass>;
+  /**
+   * Whether `orderBook` answers for a past time (OrderBookCall.at): the simulated market's book is a
+   * function of its seed and the time, so it can. Kept apart from `capabilities`, which are what
+   * clients can ask for; this only lets a watchdog fill a depth baseline it has not yet recorded.
+   */
+  readonly pastOrderBooks?: boolean;
 
   supports(capability: Capability, instrument?: Instrument): boolean;
 

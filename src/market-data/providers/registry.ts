@@ -12,6 +12,8 @@ import { createYahooProvider } from './yahoo.provider.ts';
 export interface Watched {
   /** `config.watchdogs.correlationPairs`. */
   readonly correlationPairs?: readonly (readonly [string, string])[];
+  /** `config.watchdogs.symbols`. */
+  readonly symbols?: readonly string[];
 }
 
 /** Builds the configured providers, in configuration order (the tie-breaker of arbitration). */
@@ -35,6 +37,7 @@ function createProvider(
         ...config.simulated,
         clock,
         correlationPairs: watched.correlationPairs,
+        watchedSymbols: watched.symbols,
       });
     case 'yahoo':
       return createYahooProvider({

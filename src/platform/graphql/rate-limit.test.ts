@@ -1,5 +1,6 @@
+import { parse } from 'graphql';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SlidingWindowStore } from './rate-limit.ts';
+import { operationToRun, SlidingWindowStore } from './rate-limit.ts';
 
 describe('SlidingWindowStore', () => {
   beforeEach(() => {
@@ -57,5 +58,26 @@ describe('SlidingWindowStore', () => {
       }),
     ).toThrow(refused);
     expect(store.getForIdentity(id)).toEqual([]);
+  });
+});
+
+describe('operationToRun', () => {
+  const doc = parse(
+    'query A { serverInfo { version } } query B($s: String!) { quote(symbol: $s) { id } } fragment F on Query { __typename }',
+  );
+
+  it('keeps the operation that runs and the fragments, and the same object for the same choice', () => {
+    const pruned = operationToRun(doc, 'B');
+    expect(pruned.definitions.map((d) => (d as { name?: { value: string } }).name?.value)).toEqual([
+      'B',
+      'F',
+    ]);
+    expect(operationToRun(doc, 'B')).toBe(pruned);
+  });
+
+  it('leaves single-operation documents and unclear choices alone', () => {
+    const single = parse('{ serverInfo { version } }');
+    expect(operationToRun(single, undefined)).toBe(single);
+    expect(operationToRun(doc, undefined)).toBe(doc);
   });
 });

@@ -1,5 +1,5 @@
 import { type Identity, Store, useRateLimiter } from '@envelop/rate-limiter';
-import type { ExecutionResult } from 'graphql';
+import { type DocumentNode, type ExecutionResult, Kind } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { BaseContext } from './base-context.ts';
 
@@ -115,10 +115,21 @@ export function rateLimitPlugin(options: RateLimitOptions, store = new SlidingWi
   return {
     onContextBuilding: limiter.onContextBuilding,
     onExecute(payload) {
-      const receipt = store.record(() => {
-        // With this store the limiter never awaits; a promise here would escape the recording.
-        if (limiter.onExecute?.(payload) !== undefined) throw new Error('the rate limiter went async');
-      });
+      // The limiter walks every operation of the document, reading each field's arguments: a
+      // document with several operations would be charged for the ones not run, and fail on their
+      // variables. It is shown the operation that runs (the document itself is left as it was).
+      const { args } = payload;
+      const whole = args.document;
+      args.document = operationToRun(whole, args.operationName);
+      let receipt: ReturnType<typeof store.record>;
+      try {
+        receipt = store.record(() => {
+          // With this store the limiter never awaits; a promise here would escape the recording.
+          if (limiter.onExecute?.(payload) !== undefined) throw new Error('the rate limiter went async');
+        });
+      } finally {
+        args.document = whole;
+      }
       return {
         onExecuteDone({ result }) {
           const single = result as ExecutionResult;
@@ -175,4 +186,36 @@ function countingPlugin(options: RateLimitOptions, store: SlidingWindowStore) {
       );
     },
   });
+}
+
+const selected = new WeakMap<DocumentNode, Map<string, DocumentNode>>();
+
+/**
+ * The document with only the operation that runs (by name, or the only one) and the fragments;
+ * the document itself when it has one operation or the choice is not clear (execution then says
+ * why). Cached per document, so the common single-operation case allocates nothing.
+ */
+export function operationToRun(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): DocumentNode {
+  let operations = 0;
+  for (const d of document.definitions) if (d.kind === Kind.OPERATION_DEFINITION) operations++;
+  if (operations < 2 || !operationName) return document;
+  let byName = selected.get(document);
+  if (!byName) {
+    byName = new Map();
+    selected.set(document, byName);
+  }
+  let pruned = byName.get(operationName);
+  if (!pruned) {
+    pruned = {
+      ...document,
+      definitions: document.definitions.filter(
+        (d) => d.kind !== Kind.OPERATION_DEFINITION || d.name?.value === operationName,
+      ),
+    };
+    byName.set(operationName, pruned);
+  }
+  return pruned;
 }

@@ -29,6 +29,8 @@ export const DEFAULT_UNUSUAL_VOLUME_SETTINGS: UnusualVolumeSettings = Object.fre
 export interface UnusualVolumeInput {
   /** Daily bars per symbol, oldest first; the last bar is the current session. */
   readonly series: readonly { readonly symbol: string; readonly bars: readonly Bar[] }[];
+  /** What one bar spans, for descriptions (default `day`; demo activity reads 1-minute bars). */
+  readonly barUnit?: 'day' | 'minute';
 }
 
 export interface UnusualVolumeData {
@@ -70,7 +72,7 @@ export function detectUnusualVolume(
       severity,
       symbol,
       subject: symbol,
-      description: `${symbol} volume ${volume} is ${ratio.toFixed(2)}x its ${baseline.length}-day average (${Math.round(averageVolume)})`,
+      description: `${symbol} volume ${volume} is ${ratio.toFixed(2)}x its ${baseline.length}-${input.barUnit ?? 'day'} average (${Math.round(averageVolume)})`,
       data: {
         volume,
         averageVolume,

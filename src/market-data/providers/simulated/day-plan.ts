@@ -53,7 +53,7 @@ export function demoEvent(rand: Rand, pathId: number, slot: number, start: numbe
   return {
     start,
     direction: u(1) < 0.6 ? -1 : 1,
-    depth: 0.075 + 0.085 * u(2),
+    depth: 0.09 + 0.07 * u(2),
     recovery: 0.3 + 0.3 * u(3),
     recoveryMinutes: 8 + Math.floor(u(4) * 7),
   };
@@ -89,8 +89,8 @@ export function planDay(
   const perMinute = variance / minutes;
   for (const e of [...events].sort((a, b) => a.start - b.start)) {
     const lastT = pinT.at(-1)!;
-    const lastV = pinV.at(-1)!;
-    if (e.start <= lastT) continue;
+    // An event may start at the open itself (a demo slot at midnight), not at or before a later pin.
+    if (e.start <= lastT && pinT.length > 1) continue;
     if (e.start > minutes - INTO_CLOSE) {
       if (e.start < minutes) {
         pinT.push(e.start);
@@ -98,9 +98,12 @@ export function planDay(
       }
       break;
     }
-    // The level just before the event: the bridge from the last pin to the close, sampled at its start.
+    // The level just before the event: about where the day's bridge from the open to the close
+    // stands at its start (not where the last event left it: what events leave behind would add up
+    // over a day of demo events and be undone in a rush into the close), with the bridge's spread
+    // from the last pin. For the day's first event this is the bridge from the open.
     const span = minutes - lastT;
-    const mean = lastV + ((close - lastV) * (e.start - lastT)) / span;
+    const mean = (close * e.start) / minutes;
     const sd = Math.sqrt((perMinute * (e.start - lastT) * (minutes - e.start)) / span);
     const v0 = e.start === 0 ? 0 : mean + sd * rand.normal(S_PLAN, pathId, day, 100 + e.start);
     if (e.start > 0) {

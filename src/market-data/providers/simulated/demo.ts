@@ -5,13 +5,25 @@ import { demoEvent, type FlashEvent } from './day-plan.ts';
 import { hashString, type Rand, stream } from './rng.ts';
 import { ANOMALY_COINS, EQUITIES, resolve, TRADED_COINS } from './universe.ts';
 import type { PathSpec } from './universe-data.ts';
+import { NOTHING_WATCHED, rotation, type WatchedAssets } from './watched.ts';
 
 /**
- * What activity 'demo' adds to the price paths, as fixed rotations over the universe so that each
- * watchdog condition holds somewhere at every minute (rather than "usually", as random timing would
- * give). Everything here is a pure function of the seed and the time.
+ * What activity 'demo' adds to the price paths, as fixed rotations over the watched symbols (the
+ * universe when none are given) so that each watchdog condition holds somewhere it looks at every
+ * minute (rather than "usually", as random timing would give). Everything here is a pure function of
+ * the seed, the watched symbols and the time.
  */
 export const DEMO_EVENT_SLOT_MINUTES = 3;
+/**
+ * A flash event with its recovery spans at most 16 minutes, and a path's next event must start after
+ * it (planDay drops clashing ones): with few anomaly coins, slots stretch to keep each coin's apart.
+ */
+const EVENT_SPACING_MINUTES = 17;
+/**
+ * Bursts take a slot in at least this many minutes per coin (or listing): a burst stands out against
+ * the previous 30 minutes only when few of them held one (30x against a mean of 1 + 29/8: 6.5x).
+ */
+const MIN_BURST_CYCLE = 8;
 /** Anti-correlation windows of the second member of each watched pair. */
 export const ANTI_PERIOD_MINUTES = 360;
 export const ANTI_WINDOW_MINUTES = 120;
@@ -44,9 +56,10 @@ export function watchedPaths(pairs: readonly WatchedPair[]): Array<readonly [Pat
 }
 
 export class DemoSchedule {
-  readonly #anomalyOrder: readonly number[];
-  readonly #coinBurstOrder: readonly string[];
-  readonly #listedBurstOrder: readonly string[];
+  readonly #anomalyOrder: readonly (string | undefined)[];
+  readonly #anomalySlotMinutes: number;
+  readonly #coinBurstOrder: readonly (string | undefined)[];
+  readonly #listedBurstOrder: readonly (string | undefined)[];
   readonly #antiPhase = new Map<string, number>();
   readonly #tracked = new Set<string>();
 
@@ -54,19 +67,38 @@ export class DemoSchedule {
    * `watched`: the pairs the correlation watchdog watches. In demo activity the second member of
    * each is the leg that turns against its factors in windows, so the pair's short-term correlation
    * breaks away from its long-term one while the first member keeps the market's common moves.
+   * `assets`: the watched coins and listings, over which bursts and flash events rotate (flash events
+   * on coins outside the watched pairs when there are such, so correlations keep their meaning).
    */
   constructor(
     private readonly rand: Rand,
     readonly active: boolean,
     watched: readonly WatchedPair[] = [],
+    assets: WatchedAssets = NOTHING_WATCHED,
   ) {
-    this.#anomalyOrder = rand.permutation(ANOMALY_COINS.length, stream('demo-anomaly-order'));
-    this.#coinBurstOrder = rand
-      .permutation(TRADED_COINS.length, stream('demo-burst-coins'))
-      .map((i) => TRADED_COINS[i]!.symbol);
-    this.#listedBurstOrder = rand
-      .permutation(EQUITIES.length, stream('demo-burst-listed'))
-      .map((i) => EQUITIES[i]!.symbol);
+    const pairKeys = new Set(watchedPaths(watched).flatMap(([a, b]) => [a.key, b.key]));
+    const outsidePairs = assets.coins.filter((c) => !pairKeys.has(c));
+    const watchedAnomalyCoins = outsidePairs.length > 0 ? outsidePairs : assets.coins;
+    const anomalyCoins = watchedAnomalyCoins.length > 0 ? watchedAnomalyCoins : ANOMALY_COINS;
+    this.#anomalyOrder = rotation(rand, stream('demo-anomaly-order'), anomalyCoins);
+    this.#anomalySlotMinutes = Math.max(
+      DEMO_EVENT_SLOT_MINUTES,
+      Math.ceil(EVENT_SPACING_MINUTES / anomalyCoins.length),
+    );
+    const orderOf = (name: string, watchedKeys: readonly string[], universe: readonly string[]) =>
+      watchedKeys.length > 0
+        ? rotation(rand, stream(name), watchedKeys, MIN_BURST_CYCLE)
+        : rotation(rand, stream(name), universe);
+    this.#coinBurstOrder = orderOf(
+      'demo-burst-coins',
+      assets.coins,
+      TRADED_COINS.map((c) => c.symbol),
+    );
+    this.#listedBurstOrder = orderOf(
+      'demo-burst-listed',
+      assets.listed,
+      EQUITIES.map((e) => e.symbol),
+    );
     let crypto = 0;
     let listed = 0;
     for (const [first, second] of watchedPaths(watched)) {
@@ -81,22 +113,23 @@ export class DemoSchedule {
     }
   }
 
-  /** Demo flash events of a path's day: one anomaly coin every DEMO_EVENT_SLOT_MINUTES, in rotation. */
+  /**
+   * Demo flash events of a path's day: one anomaly coin per slot (DEMO_EVENT_SLOT_MINUTES, longer
+   * when few coins share the rotation), in rotation.
+   */
   events(pathKey: string, session: Session): readonly FlashEvent[] {
     if (!this.active) return NONE;
-    const coin = ANOMALY_COINS.indexOf(pathKey);
-    if (coin < 0) return NONE;
-    const n = ANOMALY_COINS.length;
-    const position = this.#anomalyOrder.indexOf(coin);
+    const position = this.#anomalyOrder.indexOf(pathKey);
+    if (position < 0) return NONE;
+    const n = this.#anomalyOrder.length;
+    const slotMinutes = this.#anomalySlotMinutes;
     const openMinute = Math.floor(session.openMs / MINUTE_MS);
-    const firstSlot = Math.ceil(openMinute / DEMO_EVENT_SLOT_MINUTES);
-    const lastSlot = Math.floor((openMinute + session.minutes - 1) / DEMO_EVENT_SLOT_MINUTES);
+    const firstSlot = Math.ceil(openMinute / slotMinutes);
+    const lastSlot = Math.floor((openMinute + session.minutes - 1) / slotMinutes);
     const events: FlashEvent[] = [];
     let slot = firstSlot + ((((position - firstSlot) % n) + n) % n);
     for (; slot <= lastSlot; slot += n) {
-      events.push(
-        demoEvent(this.rand, hashString(pathKey), slot, slot * DEMO_EVENT_SLOT_MINUTES - openMinute),
-      );
+      events.push(demoEvent(this.rand, hashString(pathKey), slot, slot * slotMinutes - openMinute));
     }
     return events;
   }
@@ -117,7 +150,7 @@ export class DemoSchedule {
     return offset < ANTI_WINDOW_MINUTES ? -boost : boost;
   }
 
-  /** Volume multiplier at a global minute: each minute one coin (and one stock) trades a burst. */
+  /** Volume multiplier at a global minute: each minute one coin (and one listing) trades a burst. */
   burst(pathKey: string, minute: number): number {
     if (!this.active) return 1;
     if (this.#coinBurstOrder[minute % this.#coinBurstOrder.length] === pathKey) return BURST;

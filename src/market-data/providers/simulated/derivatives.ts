@@ -2,12 +2,14 @@ import type { OrderBookLevel } from '../../types.ts';
 import { MINUTE_MS } from './calendar.ts';
 import { hashString, type Rand, stream } from './rng.ts';
 import { TRADED_COINS } from './universe.ts';
+import { rotation } from './watched.ts';
 
 /**
  * Funding rates of perpetual contracts and order-book liquidity, as functions of (coin, time). Both
  * are smooth noise (value noise between keyed knots) with keyed episodes: funding spikes per 8-hour
  * period, liquidity drains of a few minutes to an hour. Demo activity adds one coin at a time in
- * rotation, so that some coin is always in such an episode.
+ * rotation over the watched coins (all traded coins when none are watched), so that some coin is
+ * always in such an episode.
  */
 export const FUNDING_INTERVAL_MS = 8 * 3_600_000;
 const FUNDING_KNOT_MS = 4 * 3_600_000;
@@ -18,6 +20,11 @@ const LIQUIDITY_KNOT_MS = 30 * MINUTE_MS;
 const DRAIN_BLOCK_MINUTES = 240;
 const DRAIN_PER_BLOCK = 0.08;
 const DEMO_DRAIN_SLOT_MINUTES = 10;
+/**
+ * Drains take a slot in at least this many per coin: a book drained most of the time would be its
+ * own usual depth (one coin drained to 10-30 % every third slot still reads below 0.4x its mean).
+ */
+const MIN_DRAIN_CYCLE = 3;
 
 const S_FUNDING = stream('funding');
 const S_DEMO_FUNDING = stream('demo-funding');
@@ -29,16 +36,19 @@ const S_BOOK = stream('order-book');
 const smoothstep = (x: number) => x * x * (3 - 2 * x);
 
 export class Derivatives {
-  readonly #fundingOrder: readonly string[];
-  readonly #drainOrder: readonly string[];
+  readonly #fundingOrder: readonly (string | undefined)[];
+  readonly #drainOrder: readonly (string | undefined)[];
 
+  /** `watchedCoins`: the coins demo episodes rotate over; every traded coin when empty. */
   constructor(
     private readonly rand: Rand,
     readonly demo: boolean,
+    watchedCoins: readonly string[] = [],
   ) {
-    const coins = TRADED_COINS.map((c) => c.symbol);
-    this.#fundingOrder = rand.permutation(coins.length, S_DEMO_FUNDING).map((i) => coins[i]!);
-    this.#drainOrder = rand.permutation(coins.length, S_DEMO_DRAIN).map((i) => coins[i]!);
+    const watched = watchedCoins.length > 0;
+    const coins = watched ? watchedCoins : TRADED_COINS.map((c) => c.symbol);
+    this.#fundingOrder = rotation(rand, S_DEMO_FUNDING, coins);
+    this.#drainOrder = rotation(rand, S_DEMO_DRAIN, coins, watched ? MIN_DRAIN_CYCLE : 1);
   }
 
   /** Interpolated standard-normal noise with knots every `knotMs` (bounded to +-2.5). */

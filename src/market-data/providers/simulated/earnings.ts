@@ -3,6 +3,7 @@ import { DAY_MS, dayIndexOf, dayStartMs, sessionOf, tradingDayOnOrAfter } from '
 import { hashString, type Rand, stream } from './rng.ts';
 import { EQUITIES } from './universe.ts';
 import type { ListedSpec } from './universe-data.ts';
+import { rotation } from './watched.ts';
 
 /**
  * Quarterly earnings of the simulated equities. The timing and the surprise of each report are keyed
@@ -11,7 +12,8 @@ import type { ListedSpec } from './universe-data.ts';
  * realistic whatever path the price took.
  *
  * Surprise mix per report: 80 % within +-5 %, 14 % between 10 and 20 %, 6 % between 20 and 45 %.
- * Demo activity adds a synthetic report somewhere in the universe every 20-40 s (kept for 7 days).
+ * Demo activity adds a synthetic report every 20-40 s, in rotation over the watched shares (the
+ * universe when none are watched), kept for 7 days.
  */
 const S_EARNINGS = stream('earnings');
 const S_DEMO_EARNINGS = stream('demo-earnings');
@@ -19,6 +21,8 @@ const S_DEMO_EARNINGS = stream('demo-earnings');
 export const DEMO_REPORT_SLOT_MS = 30_000;
 const DEMO_REPORT_JITTER_MS = 10_000;
 export const DEMO_REPORT_RETENTION_MS = 7 * DAY_MS;
+/** At least this many slots per share: a week of reports of one share stays a few thousand. */
+const MIN_DEMO_REPORT_CYCLE = 8;
 /** Upcoming reports are listed this far ahead (an earnings calendar, no values). */
 const UPCOMING_MS = 100 * DAY_MS;
 
@@ -57,13 +61,22 @@ const roundEps = (eps: number) =>
 export class EarningsBook {
   readonly #schedules = new Map<string, Scheduled[]>();
   readonly #gaps = new Map<string, { gaps: Map<number, number>; lastDay: number }>();
-  readonly #demoOrder: readonly string[];
+  readonly #demoOrder: readonly (string | undefined)[];
 
+  /** `watchedEquities`: the shares demo reports rotate over; every share when empty. */
   constructor(
     private readonly rand: Rand,
     private readonly demo: boolean,
+    watchedEquities: readonly string[] = [],
   ) {
-    this.#demoOrder = rand.permutation(EQUITIES.length, S_DEMO_EARNINGS).map((i) => EQUITIES[i]!.symbol);
+    this.#demoOrder =
+      watchedEquities.length > 0
+        ? rotation(rand, S_DEMO_EARNINGS, watchedEquities, MIN_DEMO_REPORT_CYCLE)
+        : rotation(
+            rand,
+            S_DEMO_EARNINGS,
+            EQUITIES.map((e) => e.symbol),
+          );
   }
 
   #scheduled(symbol: string, quarter: number): Scheduled {

@@ -122,12 +122,16 @@ export function buildMinutePath(
       let demoBurst = shape.burst(first + m);
       if (demoBurst > 1 && m < 60) demoBurst *= Math.max(1, shape.previousVolume / record.volume);
       const noise = Math.exp(0.45 * rand.normal(S_MINUTE_VOLUME, path.id, first + m, 0));
-      // A demo burst must stand out every time, so its minute never draws below-average noise.
+      // A demo burst must stand out every time, against minutes that held the same coin's earlier
+      // bursts too: its size varies only 1-1.3x (no below-average noise, and no big move or random
+      // burst on top that would hide the coin's next one).
       weights[m] =
-        volumeProfile[m]! *
-        (demoBurst > 1 ? Math.max(1, noise) * demoBurst : noise) *
-        (1 + 0.5 * Math.max(0, move - 1)) *
-        (burst < 0.0015 ? 4 + 8 * (burst / 0.0015) : 1);
+        demoBurst > 1
+          ? volumeProfile[m]! * Math.min(1.3, Math.max(1, noise)) * demoBurst
+          : volumeProfile[m]! *
+            noise *
+            (1 + 0.5 * Math.max(0, move - 1)) *
+            (burst < 0.0015 ? 4 + 8 * (burst / 0.0015) : 1);
       total += weights[m]!;
     }
     // Cumulative rounding: minute volumes sum exactly to the day's volume.

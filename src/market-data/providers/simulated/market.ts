@@ -15,6 +15,7 @@ import { buildMinutePath, type MinutePath, SUBSTEPS, subPoints } from './intrada
 import { MacroSeries } from './macro.ts';
 import { Lru, Rand } from './rng.ts';
 import type { PathSpec } from './universe-data.ts';
+import { NOTHING_WATCHED, type WatchedAssets } from './watched.ts';
 
 /**
  * The simulated market for one seed and activity: paths, their days and minutes, and prices at any
@@ -53,16 +54,20 @@ export class SimulatedMarket {
   readonly #minutePaths = new Lru<string, MinutePath>(MINUTE_PATH_CACHE);
   readonly #scratch = new Float64Array(SUBSTEPS + 1);
 
-  /** `watched`: the correlation watchdog's pairs, whose correlation demo activity breaks. */
+  /**
+   * `watched`: the correlation watchdog's pairs, whose correlation demo activity breaks; `assets`:
+   * the watched coins and listings, where demo activity puts its bursts, flash moves and reports.
+   */
   constructor(
     seed: string,
     readonly activity: Activity,
     watched: readonly WatchedPair[] = [],
+    assets: WatchedAssets = NOTHING_WATCHED,
   ) {
     this.rand = Rand.fromSeed(seed);
     this.factors = new FactorModel(this.rand);
-    this.demo = new DemoSchedule(this.rand, activity === 'demo', watched);
-    this.earnings = new EarningsBook(this.rand, activity === 'demo');
+    this.demo = new DemoSchedule(this.rand, activity === 'demo', watched, assets);
+    this.earnings = new EarningsBook(this.rand, activity === 'demo', assets.equities);
     this.macro = new MacroSeries(this.rand, this.factors);
   }
 

@@ -13,23 +13,28 @@
  *
  * Inputs for the watchdogs. "normal" rates are the model's parameters and what the tests measure
  * (watchdog-inputs.test.ts, seed 'watchdogs'; figures in brackets from a 1-2 year sweep). "demo" adds
- * fixed rotations over the universe, so each condition holds somewhere at every minute (the test
- * checks all eight at each of 30 consecutive minutes across midnight UTC on a weekend).
+ * fixed rotations over the watched symbols (the `watchedSymbols` option; the whole universe when it
+ * names none this market lists), so each condition holds on a watched symbol at every minute (the
+ * test checks all eight at each of 30 consecutive minutes across midnight UTC on a weekend, and
+ * demo-coverage.test.ts the rotating four within 3 minutes of 50 random starts).
  *
  * - earnings_anomaly. normal: 4 reports a year for each of 26 stocks, surprises drawn 80 % within
  *   +-5 %, 14 % at 10-20 %, 6 % at 20-45 % [75 % / 22 % above 10 % / 9 % above 20 % after EPS
- *   rounding]. demo: a synthetic report every 20-40 s somewhere (kept 7 days), 70 % beyond 10 %.
+ *   rounding]. demo: a synthetic report every 20-40 s on a watched share (slots stay empty when
+ *   fewer than 8 are watched), kept 7 days, 70 % beyond 10 %.
  * - unusual_volume. normal: volume-spike days (3.5-7.5x usual) 4 a year per stock, 6 per coin
  *   [1.9 % of symbol-days above 3x their 30-day average, 0.9 % above 5x]; single-minute bursts
- *   (4-12x) in 0.15 % of minutes. demo: every minute one coin (and one stock in session) trades a
- *   30x burst [>= 6x the mean of its previous 30 minutes].
+ *   (4-12x) in 0.15 % of minutes. demo: every minute one watched coin (and one watched listing in
+ *   session) trades a 30-39x burst; each takes at least 8 slots of the rotation, empty ones between
+ *   when fewer are watched, so it stands out against its own earlier bursts [default symbols: the
+ *   best of the last two completed minutes >= 4.2x the mean of the 30 before it].
  * - whale_movement. normal: ~2.65 transfers >= USD 100k a minute, ~8 % above USD 1M [~340 a day].
- *   demo: 3-5 more above USD 1.2M every minute, spread over the minute.
+ *   demo: 3-5 more above USD 1.2M every minute, spread over the minute, in watched coins.
  * - funding_rate. normal: 0.01 % +- 0.01 % per 8 h; 2.5 % of periods spike to 0.11 % or more,
- *   [0.17 %] above 0.3 %. demo: one coin at a time (2-hour slots) adds 0.12-0.4 %.
+ *   [0.17 %] above 0.3 %. demo: one watched coin at a time (2-hour slots) adds 0.12-0.4 %.
  * - liquidity_drop. normal: 8 % of 4-hour blocks per coin drain the book to 10-38 % of its depth for
- *   5-45 minutes [0.8 % of the time below 0.5x its 7-day average, 0.6 % below 0.3x]. demo: one coin
- *   at a time (10-minute slots) at 10-30 % of its usual depth.
+ *   5-45 minutes [0.8 % of the time below 0.5x its 7-day average, 0.6 % below 0.3x]. demo: one
+ *   watched coin at a time (10-minute slots, each coin at most every third) at 10-30 % of its depth.
  * - correlation_breakdown. normal: decoupled spells (loadings x0.2, ~10 trading days) 1.5 a year per
  *   stock, 1 per ETF, 2 per coin [7-day vs 90-day correlation of the default watched pairs apart by
  *   > 0.5 in 5-14 episodes a year]. demo: the second leg of each watched pair (the
@@ -40,8 +45,11 @@
  *   degraded (> 1 s), 1/3 down [0.25 % of venue-minutes]. demo: one venue at a time (5-minute slots).
  * - price_anomaly. normal: flash events (5.5-25 % within 2 minutes, 30-70 % recovered within 8-20)
  *   12 a year per coin, 1 per stock, 0.3 per ETF [~0.75 a day across the universe, ~10 % of them
- *   beyond 10 %]. demo: a 7.5-16 % flash move every 3 minutes on one of 10 coins outside the default
- *   watched pairs [>= 6.9 % within 5 minutes at every instant checked].
+ *   beyond 10 %]. demo: a 9-16 % flash move every 3 minutes (every ceil(17 / n) when n < 6 coins
+ *   share the rotation, so one coin's moves never overlap) on a watched coin outside the watched
+ *   pairs (any watched coin when all are in pairs; 10 coins outside the default pairs when none are
+ *   watched): with default settings BNB, DOGE, LINK and LTC, every 5 minutes [> 5 % within 5
+ *   minutes within 3 minutes of every start checked].
  *
  * Streams: one shared timer beats every `tickMs`; each subscription gets the live price at
  * clock.now(). Instruments with sessions (US listings, indices, fx, VIX, yields) emit nothing while
@@ -73,6 +81,7 @@ import { TRANSFER_ASSETS, TRANSFER_RETENTION_MS, TransferFeed } from './transfer
 import { capableOf, type Known, resolve, universeEntries, VENUE } from './universe.ts';
 import { COINS } from './universe-markets.ts';
 import { VenueBoard } from './venues.ts';
+import { watchedAssets } from './watched.ts';
 
 export interface SimulatedOptions {
   readonly seed: string;
@@ -85,6 +94,13 @@ export interface SimulatedOptions {
    * not list are ignored (see watchedPaths in demo.ts). None by default.
    */
   readonly correlationPairs?: readonly WatchedPair[];
+  /**
+   * The symbols the watchdogs watch (WATCHDOG_SYMBOLS, by default the scan universes): in demo
+   * activity the rotating episodes (funding spikes, drained books, volume bursts, flash moves, demo
+   * earnings, whale transfers) visit these, so every watchdog sees one within minutes. Symbols this
+   * market does not list are ignored; with none it lists, episodes rotate over the whole universe.
+   */
+  readonly watchedSymbols?: readonly string[];
 }
 
 const CAPABILITIES: readonly Capability[] = [
@@ -110,9 +126,10 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
   }
   const { clock } = options;
   const demo = options.activity === 'demo';
-  const market = new SimulatedMarket(options.seed, options.activity, options.correlationPairs);
-  const derivatives = new Derivatives(market.rand, demo);
-  const transfers = new TransferFeed(market.rand, demo);
+  const watched = watchedAssets(options.watchedSymbols ?? []);
+  const market = new SimulatedMarket(options.seed, options.activity, options.correlationPairs, watched);
+  const derivatives = new Derivatives(market.rand, demo, watched.coins);
+  const transfers = new TransferFeed(market.rand, demo, watched.coins);
   const venues = new VenueBoard(market.rand, demo);
   const ticker = new Ticker(options.tickMs);
   const now = () => clock.now().getTime();
@@ -130,6 +147,7 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
     live: false,
     capabilities: new Set(CAPABILITIES),
     assetClasses: new Set<AssetClass>(ASSET_CLASSES),
+    pastOrderBooks: true,
 
     supports(capability, instrument) {
       if (!CAPABILITIES.includes(capability)) return false;
@@ -197,7 +215,7 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
       return cryptoStatsOf(market, known, s, nowMs);
     },
 
-    async orderBook({ instrument, depth, signal }: OrderBookCall) {
+    async orderBook({ instrument, depth, at, signal }: OrderBookCall) {
       guard(signal);
       const known = lookup('orderBook', instrument);
       if (!Number.isInteger(depth) || depth < 1) {
@@ -207,7 +225,10 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
           `order book depth must be a positive integer, got ${depth}`,
         );
       }
-      const nowMs = now();
+      // The book is a function of the time, so a past one is the book as it stood then.
+      const nowMs = at === undefined ? now() : validDate(at, 'at');
+      if (nowMs > now())
+        throw new ProviderError(ID, 'unsupported', 'an order book of the future was asked for');
       const view = known.view!;
       const point = market.priceAt(market.path(view.path), nowMs);
       if (!point) throw noData(instrument.symbol, nowMs);

@@ -7,7 +7,8 @@ import { poisson, type Rand, stream, toUniform } from './rng.ts';
  * USD 100,000 with lognormal sizes (median about USD 250,000; about 8 % above USD 1M), between
  * exchange wallets (labelled like `exchange:binance-hot-1`) and private wallets (addresses derived
  * from the seed, in each chain's notation, matching no real wallet). Demo activity adds 3-5 transfers
- * above USD 1.2M every minute. The simulated chain watcher keeps 7 days of history.
+ * above USD 1.2M every minute, of the watched coins it tracks (of any asset it tracks when it tracks
+ * none of them). The simulated chain watcher keeps 7 days of history.
  */
 export const TRANSFER_RETENTION_MS = 7 * DAY_MS;
 export const TRANSFER_FLOOR_USD = 100_000;
@@ -50,10 +51,17 @@ const S_WALLET = stream('wallet');
 type Endpoint = { label: string; type: Transfer['fromType'] };
 
 export class TransferFeed {
+  /** Asset indexes the demo transfers are drawn from. */
+  readonly #demoAssets: readonly number[];
+
   constructor(
     private readonly rand: Rand,
     private readonly demo: boolean,
-  ) {}
+    watchedCoins: readonly string[] = [],
+  ) {
+    const watched = TRANSFER_ASSETS.flatMap((a, i) => (watchedCoins.includes(a.asset) ? [i] : []));
+    this.#demoAssets = watched.length > 0 ? watched : TRANSFER_ASSETS.map((_, i) => i);
+  }
 
   #address(assetIndex: number, wallet: number): string {
     const { chain } = TRANSFER_ASSETS[assetIndex]!;
@@ -124,7 +132,7 @@ export class TransferFeed {
       const extra = 3 + this.rand.int(3, S_DEMO_TRANSFER, minute, 0);
       for (let k = 0; k < extra; k++) {
         const h = this.rand.hash(S_DEMO_TRANSFER, minute, 1 + k);
-        const a = Math.floor(toUniform(h) * TRANSFER_ASSETS.length);
+        const a = this.#demoAssets[Math.floor(toUniform(h) * this.#demoAssets.length)]!;
         if (!wanted.has(a)) continue;
         const u = (i: number) => toUniform(this.rand.hash(S_DEMO_TRANSFER, h, i));
         const usd = Math.max(

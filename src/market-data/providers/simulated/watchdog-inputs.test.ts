@@ -6,6 +6,7 @@ import { Derivatives } from './derivatives.ts';
 import { Rand } from './rng.ts';
 import { createSimulatedProvider } from './simulated.provider.ts';
 import { EQUITIES, TRADED_COINS, universeEntries } from './universe.ts';
+import { watchedAssets } from './watched.ts';
 
 /**
  * The watchdogs' conditions, evaluated on the provider's own answers the way a watchdog would:
@@ -18,6 +19,8 @@ const DAY = 86_400_000;
 const signal = new AbortController().signal;
 /** The correlation watchdog's default pairs (WATCHDOG_CORRELATION_PAIRS unset). */
 const WATCHED = parseConfig({}).watchdogs.correlationPairs;
+/** The watchdogs' default symbols (WATCHDOG_SYMBOLS unset: the scan universes). */
+const SYMBOLS = parseConfig({}).watchdogs.symbols;
 
 function setup(activity: 'normal' | 'demo', startIso: string) {
   let now = Date.parse(startIso);
@@ -27,6 +30,7 @@ function setup(activity: 'normal' | 'demo', startIso: string) {
     tickMs: 1_000,
     clock: { now: () => new Date(now) },
     correlationPairs: WATCHED,
+    watchedSymbols: SYMBOLS,
   });
   return { provider, at: (ms: number) => (now = ms), now: () => now };
 }
@@ -34,6 +38,8 @@ function setup(activity: 'normal' | 'demo', startIso: string) {
 const instrument = (symbol: string): Instrument =>
   universeEntries.find((e) => e.instrument.symbol === symbol)!.instrument;
 const coins = TRADED_COINS.map((c) => `${c.symbol}/USDT`);
+const watched = watchedAssets(SYMBOLS);
+const watchedCoins = watched.coins.map((c) => `${c}/USDT`);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const returns = (closes: number[]) => closes.slice(1).map((c, i) => Math.log(c / closes[i]!));
 function correlation(a: number[], b: number[]): number {
@@ -70,14 +76,14 @@ const bookDepth = async (p: MarketDataProvider, symbol: string) => {
   return [...book.bids, ...book.asks].reduce((s, l) => s + l.size, 0);
 };
 
-describe('demo activity: every watchdog has something to see at every minute', () => {
+describe('demo activity: every watchdog has something to see among the watched symbols at every minute', () => {
   it('holds for 30 consecutive minutes across midnight UTC on a weekend', async () => {
     // 00:00 UTC Sunday: the US market is shut, a new crypto day begins inside the window.
     const sim = setup('demo', '2025-06-14T23:45:17Z');
     const { provider: p } = sim;
     const start = sim.now();
     const typicalDepth = new Map<string, number>();
-    for (const symbol of coins) {
+    for (const symbol of watchedCoins) {
       const samples: number[] = [];
       for (let t = start - 7 * DAY; t < start; t += 2 * HOUR) {
         sim.at(t);
@@ -90,12 +96,17 @@ describe('demo activity: every watchdog has something to see at every minute', (
       const minuteStart = Math.floor(now / MINUTE) * MINUTE;
       const seen = new Set<string>();
 
-      for (const symbol of coins) {
+      for (const symbol of watchedCoins) {
         const bars = await minuteBars(p, symbol, minuteStart - 5 * MINUTE, now);
-        if (Math.abs(bars.at(-1)!.close / bars[0]!.open - 1) > 0.05) seen.add('price_anomaly');
-        const recent = await minuteBars(p, symbol, minuteStart - 31 * MINUTE, minuteStart);
-        const baseline = mean(recent.slice(0, -1).map((b) => b.volume!));
-        if (recent.at(-1)!.volume! > 5 * baseline) seen.add('unusual_volume');
+        // A move beyond 5 % within the last 5 minutes: the price now against each open since.
+        if (bars.some((b) => Math.abs(bars.at(-1)!.close / b.open - 1) > 0.05)) seen.add('price_anomaly');
+        // The check's reading: each minute completed since the last cycle against the 30 before it,
+        // at its default threshold (3x).
+        const recent = await minuteBars(p, symbol, minuteStart - 32 * MINUTE, minuteStart);
+        for (const cut of [recent, recent.slice(0, -1)]) {
+          const baseline = mean(cut.slice(-31, -1).map((b) => b.volume!));
+          if (cut.at(-1)!.volume! > 3 * baseline) seen.add('unusual_volume');
+        }
         if ((await p.funding!({ instrument: instrument(symbol), signal })).rate > 0.001)
           seen.add('funding_rate');
         if ((await bookDepth(p, symbol)) < 0.5 * typicalDepth.get(symbol)!) seen.add('liquidity_drop');
@@ -114,9 +125,9 @@ describe('demo activity: every watchdog has something to see at every minute', (
       if ((await p.venueStatus!({ signal })).some((v) => v.status !== 'up')) seen.add('exchange_outage');
       const whales = await p.transfers!({ since: new Date(now - MINUTE), minUsd: 1_000_000, signal });
       if (whales.length >= 2) seen.add('whale_movement');
-      for (const e of EQUITIES) {
+      for (const e of watched.equities) {
         const reports = await p.earnings!({
-          instrument: instrument(e.symbol),
+          instrument: instrument(e),
           from: new Date(now - MINUTE),
           to: new Date(now),
           signal,

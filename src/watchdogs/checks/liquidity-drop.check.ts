@@ -1,0 +1,139 @@
+/**
+ * liquidity_drop: each watched book's depth (within the detector's band around mid) against its
+ * trailing average, from samples this check records every cycle (one per spacing step, see
+ * depth-samples.sql.ts).
+ *
+ * A cold start has no history. Where a provider can recompute a past book (the simulated market:
+ * its book is a function of seed and time), the missing baseline is filled with spaced samples
+ * over the window. Live venues serve only the current book, so with real providers the watchdog
+ * judges a book once `minSamples` cycles have been recorded for it (minSamples x spacing after the
+ * first look).
+ */
+import type { MarketDataService } from '../../market-data/market-data.service.ts';
+import type { OrderBook } from '../../market-data/types.ts';
+import type { DatabaseHandle } from '../../platform/db/database.ts';
+import {
+  deleteDepthSamplesBefore,
+  depthKey,
+  type RecordedDepth,
+  readDepthSamples,
+  recordDepthSamples,
+} from '../depth-samples.repository.ts';
+import {
+  type DepthSample,
+  depthWithinBand,
+  detectLiquidityDrop,
+} from '../detectors/liquidity-drop.detector.ts';
+import { pct } from '../detectors/types.ts';
+import type { WatchdogSettings } from '../settings.ts';
+import type { CheckGap, WatchdogDefinition } from '../watchdog.ts';
+import type { AssetDescriber } from './assets.ts';
+import { outcomeOf } from './outcome.ts';
+import { charged, FETCH_CONCURRENCY, mapLimited, type Subject, subjectsFor } from './shared.ts';
+
+/** Levels per side read: the same every time, so samples compare like with like. */
+export const BOOK_LEVELS = 100;
+/** Samples kept per book over the window at most (7 days at 5 minutes). */
+export const MAX_SAMPLES_PER_BOOK = 2_016;
+/** Past books read to fill a missing baseline, spread evenly over the window. */
+export const BACKFILL_SAMPLES = 24;
+
+export function createLiquidityDropCheck(
+  deps: {
+    readonly marketData: MarketDataService;
+    readonly database: DatabaseHandle;
+    readonly describe: AssetDescriber;
+  },
+  settings: WatchdogSettings,
+): WatchdogDefinition {
+  const { marketData, database, describe } = deps;
+  const detector = settings.detectors.liquidity_drop;
+  const intervalMs = settings.intervalsMs.liquidity_drop;
+  const window = detector.averageWindowMs;
+  const spacing = Math.max(intervalMs, Math.ceil(window / MAX_SAMPLES_PER_BOOK));
+  const step = (ms: number) => new Date(Math.floor(ms / spacing) * spacing);
+  const depthOf = (book: OrderBook) => {
+    const depth = depthWithinBand(book, detector.band);
+    if (depth === null) throw new Error(`the ${book.venue} order book of ${book.symbol} has an empty side`);
+    return depth;
+  };
+
+  /** Past samples at spaced steps of the window that `history` lacks, from a provider that has them. */
+  async function backfill(
+    subject: Subject,
+    history: readonly DepthSample[],
+    now: number,
+    signal: AbortSignal,
+  ) {
+    const have = new Set(history.map((s) => s.time.getTime()));
+    const times: Date[] = [];
+    for (let i = 1; i <= BACKFILL_SAMPLES; i++) {
+      const at = step(now - (i * window) / (BACKFILL_SAMPLES + 1));
+      if (!have.has(at.getTime())) times.push(at);
+    }
+    const books = await mapLimited(times, FETCH_CONCURRENCY, signal, (at) =>
+      charged(marketData, () => marketData.pastOrderBook(subject.instrument, BOOK_LEVELS, at)),
+    );
+    const out: RecordedDepth[] = [];
+    books.forEach((b, i) => {
+      if (!b.ok) return;
+      const depth = depthWithinBand(b.value.value, detector.band);
+      if (depth !== null)
+        out.push({ symbol: subject.symbol, venue: b.value.value.venue, sampledAt: times[i]!, depth });
+    });
+    return out;
+  }
+
+  return {
+    name: 'liquidity_drop',
+    description:
+      `Order-book depth within ${pct(detector.band)} of mid below ${detector.highRatio}x its ` +
+      `${Math.round(window / 86_400_000)}-day average`,
+    intervalMs,
+    async check({ now, signal }) {
+      const watched = subjectsFor(settings.symbols, marketData, 'orderBook');
+      const results = await mapLimited(watched.subjects, FETCH_CONCURRENCY, signal, (s) =>
+        charged(marketData, async () => {
+          const book = (await marketData.orderBook(s.instrument, BOOK_LEVELS)).value;
+          return { venue: book.venue, depth: depthOf(book) };
+        }),
+      );
+      const gaps: CheckGap[] = [];
+      const current: { subject: Subject; venue: string; depth: number }[] = [];
+      results.forEach((r, i) => {
+        const subject = watched.subjects[i]!;
+        if (r.ok) current.push({ subject, ...r.value });
+        else gaps.push({ subject: subject.symbol, error: r.error });
+      });
+      const nowMs = now.getTime();
+      const since = new Date(nowMs - window);
+      const recorded = await readDepthSamples(
+        database.db,
+        current.map((c) => c.subject.symbol),
+        since,
+      );
+      const toRecord: RecordedDepth[] = current.map((c) => ({
+        symbol: c.subject.symbol,
+        venue: c.venue,
+        sampledAt: step(nowMs),
+        depth: c.depth,
+      }));
+      const books = [];
+      for (const c of current) {
+        let history = recorded.get(depthKey(c.subject.symbol, c.venue)) ?? [];
+        if (history.length < detector.minSamples && marketData.offersPastOrderBooks(c.subject.instrument)) {
+          const filled = (await backfill(c.subject, history, nowMs, signal)).filter(
+            (s) => s.venue === c.venue,
+          );
+          toRecord.push(...filled);
+          history = [...history, ...filled.map((s) => ({ time: s.sampledAt, depth: s.depth }))];
+        }
+        books.push({ symbol: c.subject.symbol, venue: c.venue, depth: c.depth, history });
+      }
+      await recordDepthSamples(database.db, toRecord);
+      await deleteDepthSamplesBefore(database.db, since);
+      const findings = detectLiquidityDrop({ now, books }, detector);
+      return outcomeOf(watched, gaps, findings, describe);
+    },
+  };
+}

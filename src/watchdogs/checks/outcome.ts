@@ -1,0 +1,35 @@
+import type { Finding } from '../detectors/types.ts';
+import type { CheckGap, CheckOutcome } from '../watchdog.ts';
+import { type AssetDescriber, assetsOf } from './assets.ts';
+import type { Settled, Subject, Subjects } from './shared.ts';
+
+/** The values fetched for each subject, with the subjects whose fetch failed as gaps. */
+export function split<T>(subjects: readonly Subject[], results: readonly Settled<T>[]) {
+  const fetched: { subject: Subject; value: T }[] = [];
+  const gaps: CheckGap[] = [];
+  results.forEach((r, i) => {
+    const subject = subjects[i]!;
+    if (r.ok) fetched.push({ subject, value: r.value });
+    else gaps.push({ subject: subject.symbol, error: r.error });
+  });
+  return { fetched, gaps };
+}
+
+/** `checked` counts every subject looked for, gaps included: all gaps means the cycle failed. */
+export function outcomeOf(
+  watched: Subjects,
+  fetchGaps: readonly CheckGap[],
+  findings: readonly Finding<unknown>[],
+  describe: AssetDescriber,
+): CheckOutcome {
+  return {
+    findings,
+    checked: watched.subjects.length + watched.gaps.length,
+    gaps: [...watched.gaps, ...fetchGaps],
+    assets: assetsOf(
+      describe,
+      watched.subjects,
+      findings.map((f) => f.symbol),
+    ),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The GraphQL operations the dashboard routes and the watchdog tools run (through the operation
+ * runner, as the caller), and the shapes of their data. Enum values arrive in their GraphQL
+ * spelling (PRICE_ANOMALY) and times as ISO strings; dashboard.wire.ts maps both to the wire.
+ */
+
+const HEALTH_FIELDS =
+  'name description enabled running status intervalSeconds lastCheck lastCheckMs lastEvent checks events ' +
+  'errors consecutiveFailures lastChecked lastGaps lastError since uptimeSeconds updatedBy';
+
+const EVENT_FIELDS =
+  'id watchdog eventType severity symbol asset { symbol assetType name market exchange currency pair } ' +
+  'description occurredAt data';
+
+const STATS_FIELDS =
+  'totalEvents eventsBySeverity { low medium high critical } activeWatchdogs healthyWatchdogs ' +
+  'activeSubscriptions timestamp';
+
+export interface HealthData {
+  readonly name: string;
+  readonly description: string;
+  readonly enabled: boolean;
+  readonly running: boolean;
+  readonly status: string;
+  readonly intervalSeconds: number;
+  readonly lastCheck: string | null;
+  readonly lastCheckMs: number | null;
+  readonly lastEvent: string | null;
+  readonly checks: number;
+  readonly events: number;
+  readonly errors: number;
+  readonly consecutiveFailures: number;
+  readonly lastChecked: number;
+  readonly lastGaps: number;
+  readonly lastError: string | null;
+  readonly since: string;
+  readonly uptimeSeconds: number | null;
+  readonly updatedBy: string | null;
+}
+
+export interface EventData {
+  readonly id: string;
+  readonly watchdog: string;
+  readonly eventType: string;
+  readonly severity: string;
+  readonly symbol: string | null;
+  readonly asset: {
+    readonly symbol: string;
+    readonly assetType: string;
+    readonly name: string | null;
+    readonly market: string | null;
+    readonly exchange: string | null;
+    readonly currency: string | null;
+    readonly pair: readonly string[] | null;
+  } | null;
+  readonly description: string;
+  readonly occurredAt: string;
+  readonly data: unknown;
+}
+
+export interface StatsData {
+  readonly totalEvents: number;
+  readonly eventsBySeverity: Readonly<Record<'low' | 'medium' | 'high' | 'critical', number>>;
+  readonly activeWatchdogs: number;
+  readonly healthyWatchdogs: number;
+  readonly activeSubscriptions: number;
+  readonly timestamp: string;
+}
+
+export interface MonitorData {
+  readonly quotes: ReadonlyArray<{
+    readonly requested: string;
+    readonly instrument: { readonly symbol: string; readonly assetClass: string } | null;
+    readonly quote: {
+      readonly price: number;
+      readonly changePercent: number | null;
+      readonly volume: number | null;
+      readonly currency: string;
+      readonly asOf: string;
+    } | null;
+    readonly lineage: { readonly used: readonly string[]; readonly simulated: boolean } | null;
+    readonly error: { readonly code: string; readonly message: string } | null;
+  }>;
+}
+
+export const DASHBOARD_STATS = `query DashboardStats { dashboardStats { ${STATS_FIELDS} } }`;
+
+export const WATCHDOGS = `query Watchdogs { watchdogs { ${HEALTH_FIELDS} } }`;
+
+export const WATCHDOG = `query Watchdog($name: WatchdogName!) { watchdog(name: $name) { ${HEALTH_FIELDS} } }`;
+
+export const WATCHDOG_EVENTS = /* GraphQL */ `
+  query WatchdogEvents($filter: WatchdogEventFilter, $limit: Int, $cursor: String) {
+    watchdogEvents(filter: $filter, limit: $limit, cursor: $cursor) { events { ${EVENT_FIELDS} } nextCursor }
+  }`;
+
+export const MONITOR_ASSETS = /* GraphQL */ `
+  query MonitorAssets($symbols: [String!]!, $asset_type: AssetClass, $market: String) {
+    quotes(symbols: $symbols, assetClass: $asset_type, market: $market) {
+      requested
+      instrument { symbol assetClass }
+      quote { price changePercent volume currency asOf }
+      lineage { used simulated }
+      error { code message }
+    }
+  }`;
+
+/** The three switches; each returns the watchdog's health after the change. */
+export const SWITCH_DOCUMENTS = {
+  enable: `mutation EnableWatchdog($name: WatchdogName!) { enableWatchdog(name: $name) { ${HEALTH_FIELDS} } }`,
+  disable: `mutation DisableWatchdog($name: WatchdogName!) { disableWatchdog(name: $name) { ${HEALTH_FIELDS} } }`,
+  restart: `mutation RestartWatchdog($name: WatchdogName!) { restartWatchdog(name: $name) { ${HEALTH_FIELDS} } }`,
+} as const;
+
+export type SwitchAction = keyof typeof SWITCH_DOCUMENTS;
+
+export const SWITCH_FIELDS: Readonly<Record<SwitchAction, string>> = {
+  enable: 'enableWatchdog',
+  disable: 'disableWatchdog',
+  restart: 'restartWatchdog',
+};
+
+/** What the response says was done (`{"status":"enabled"}`), as existing clients read it. */
+export const SWITCH_STATUS: Readonly<Record<SwitchAction, string>> = {
+  enable: 'enabled',
+  disable: 'disabled',
+  restart: 'restarted',
+};

@@ -1,0 +1,216 @@
+import type { WebSocket } from 'ws';
+import type { Scheduler, TimerHandle } from '../platform/clock.ts';
+import { isAppError } from '../platform/errors.ts';
+import type { Logger } from '../platform/observability/logger.ts';
+import { CLOSE_POLICY, CLOSE_TRY_AGAIN_LATER, closeReason, RateGate } from '../platform/ws/socket-limits.ts';
+import type { WsRouteContext } from '../platform/ws/upgrade-router.ts';
+import {
+  HEALTH_POLL_MS,
+  MESSAGE_RATE,
+  dashboardMessages as messages,
+  parseDashboardMessage,
+  STATS_INTERVAL_MS,
+} from './dashboard.protocol.ts';
+import { eventWire, healthWire, overallHealth, statsWire, uptimeSeconds } from './dashboard.wire.ts';
+import { type EventFilter, matchesEventFilter } from './event-filter.ts';
+import type { WatchdogEvent } from './events.repository.ts';
+import type { WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
+
+export interface DashboardStreamDeps {
+  readonly watchdogs: WatchdogsApi;
+  /** Drives the periodic stats and health (a test's clock drives them without waiting). */
+  readonly clock: Scheduler;
+  readonly logger: Logger;
+}
+
+interface Connection {
+  readonly socket: WebSocket;
+  /** Narrows the events sent; undefined: every event. */
+  filter: EventFilter | undefined;
+  /** Events heard before the opening stats went out (sent right after it, in order). */
+  held: WatchdogEvent[] | undefined;
+  readonly gate: RateGate;
+  stop: () => void;
+}
+
+const EVERYTHING: EventFilter = {
+  severities: [],
+  eventTypes: [],
+  watchdogs: [],
+  symbols: [],
+  since: undefined,
+  until: undefined,
+};
+
+/** Events held for a connection while its opening stats are read. */
+const MAX_HELD = 100;
+
+/**
+ * /dashboard/stream (protocol in dashboard.protocol.ts). Each connection listens to the watchdogs'
+ * event feed (the source of the GraphQL subscription) and filters locally, so a filter message
+ * takes effect at once. Stats and health are read once per tick for all connections, on a timer
+ * that runs only while a connection is open. Memory per connection is bounded: the feed drops the
+ * oldest events of a listener that falls behind, and the upgrade router closes a socket whose
+ * unsent bytes pass WS_MAX_BUFFERED_BYTES.
+ */
+export class DashboardStream {
+  readonly #connections = new Set<Connection>();
+  /** Set while the next tick waits; a tick under way is `#ticking`. */
+  #timer: TimerHandle | undefined;
+  #ticking = false;
+  #lastStatsAt = 0;
+  #lastHealthAt = 0;
+  #lastStatuses = '';
+
+  constructor(private readonly deps: DashboardStreamDeps) {}
+
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  onConnection = (socket: WebSocket, _route: WsRouteContext): void => {
+    const connection: Connection = {
+      socket,
+      filter: undefined,
+      held: [],
+      gate: new RateGate(MESSAGE_RATE.perSecond, MESSAGE_RATE.burst),
+      stop: () => {},
+    };
+    try {
+      connection.stop = this.deps.watchdogs.subscribe(EVERYTHING, (event) =>
+        this.#onEvent(connection, event),
+      );
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      this.#send(connection, messages.error('SUBSCRIPTION_LIMIT', error.message));
+      socket.close(CLOSE_TRY_AGAIN_LATER, closeReason(error.message));
+      return;
+    }
+    this.#connections.add(connection);
+    socket.on('message', (data, isBinary) => this.#onMessage(connection, isBinary ? '' : String(data)));
+    socket.once('close', () => this.#drop(connection));
+    this.#schedule();
+    void this.#open(connection);
+  };
+
+  async #open(connection: Connection): Promise<void> {
+    try {
+      const [stats, health] = await Promise.all([this.deps.watchdogs.stats(), this.deps.watchdogs.health()]);
+      this.#send(connection, messages.stats(statsWire(stats)));
+      this.#send(connection, this.#healthMessage(health));
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'dashboard stream could not read the opening stats');
+    }
+    const held = connection.held ?? [];
+    connection.held = undefined;
+    for (const event of held) this.#onEvent(connection, event);
+  }
+
+  #onEvent(connection: Connection, event: WatchdogEvent): void {
+    if (connection.held) {
+      if (connection.held.length >= MAX_HELD) connection.held.shift();
+      connection.held.push(event);
+      return;
+    }
+    if (connection.filter && !matchesEventFilter(event, connection.filter)) return;
+    this.#send(connection, messages.event(eventWire(event)));
+  }
+
+  #onMessage(connection: Connection, raw: string): void {
+    if (!connection.gate.tryTake().ok) {
+      this.#send(
+        connection,
+        messages.error('RATE_LIMITED', `more than ${MESSAGE_RATE.perSecond} messages per second`),
+      );
+      connection.socket.close(CLOSE_POLICY, 'message rate limit');
+      return;
+    }
+    // Whatever a client sends, the worst it gets is an error message.
+    try {
+      const parsed = parseDashboardMessage(raw);
+      if (!parsed.ok) {
+        this.#send(connection, messages.error(parsed.code, parsed.message, parsed.field));
+      } else if (parsed.message.type === 'ping') {
+        this.#send(connection, messages.pong(this.deps.clock.now()));
+      } else {
+        connection.filter = parsed.message.filter;
+        this.#send(connection, messages.filter(parsed.message.filter));
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'dashboard stream message could not be handled');
+      this.#send(connection, messages.error('INTERNAL', 'the message could not be handled'));
+    }
+  }
+
+  #drop(connection: Connection): void {
+    if (!this.#connections.delete(connection)) return;
+    connection.stop();
+    connection.held = undefined;
+    if (this.#connections.size > 0) return;
+    this.deps.clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#lastStatsAt = 0;
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#ticking || this.#connections.size === 0) return;
+    if (this.#lastStatsAt === 0) this.#lastStatsAt = this.#lastHealthAt = this.deps.clock.now().getTime();
+    this.#timer = this.deps.clock.setTimeout(() => {
+      this.#timer = undefined;
+      void this.#tick();
+    }, HEALTH_POLL_MS);
+  }
+
+  /** Health every poll (sent when a status changed or it is due), stats when due. */
+  async #tick(): Promise<void> {
+    this.#ticking = true;
+    try {
+      const now = this.deps.clock.now().getTime();
+      const statsDue = now - this.#lastStatsAt >= STATS_INTERVAL_MS;
+      const [health, stats] = await Promise.all([
+        this.deps.watchdogs.health(),
+        statsDue ? this.deps.watchdogs.stats() : undefined,
+      ]);
+      const statuses = health.map((h) => h.status).join();
+      const healthDue =
+        statsDue || now - this.#lastHealthAt >= STATS_INTERVAL_MS || statuses !== this.#lastStatuses;
+      this.#lastStatuses = statuses;
+      if (stats) {
+        this.#lastStatsAt = now;
+        this.#broadcast(messages.stats(statsWire(stats)));
+      }
+      if (healthDue) {
+        this.#lastHealthAt = now;
+        this.#broadcast(this.#healthMessage(health));
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'dashboard stream could not read stats or health');
+    } finally {
+      this.#ticking = false;
+      this.#schedule();
+    }
+  }
+
+  #healthMessage(health: readonly WatchdogHealth[]) {
+    const now = this.deps.clock.now();
+    this.#lastStatuses = health.map((h) => h.status).join();
+    return messages.health(
+      overallHealth(health.filter((h) => h.enabled).map((h) => h.status)),
+      health.map((h) => healthWire({ ...h, uptimeSeconds: uptimeSeconds(h, now) })),
+      now,
+    );
+  }
+
+  #broadcast(message: object): void {
+    const text = JSON.stringify(message);
+    for (const connection of this.#connections) {
+      if (!connection.held && connection.socket.readyState === connection.socket.OPEN)
+        connection.socket.send(text);
+    }
+  }
+
+  #send(connection: Connection, message: object): void {
+    if (connection.socket.readyState === connection.socket.OPEN)
+      connection.socket.send(JSON.stringify(message));
+  }
+}

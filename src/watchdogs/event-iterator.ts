@@ -1,0 +1,57 @@
+import type { WatchdogEventListener } from './event-bus.ts';
+import type { WatchdogEvent } from './events.repository.ts';
+
+/** Events held for one reader that does not keep up; past it the oldest are dropped. */
+export const MAX_QUEUED_EVENTS = 256;
+
+/**
+ * Live events as an async iterator (GraphQL subscriptions). `subscribe` starts the feed and returns
+ * its stop; the iterator holds at most `maxQueued` undelivered events (a reader that falls further
+ * behind loses the oldest, so memory stays bounded) and returning from it stops the feed.
+ */
+export function eventIterator(
+  subscribe: (listener: WatchdogEventListener) => () => void,
+  maxQueued = MAX_QUEUED_EVENTS,
+): AsyncIterableIterator<WatchdogEvent> {
+  const queue: WatchdogEvent[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  const stop = subscribe((event) => {
+    if (done) return;
+    if (queue.length >= maxQueued) queue.shift();
+    queue.push(event);
+    wake?.();
+  });
+  const finish = () => {
+    if (done) return;
+    done = true;
+    stop();
+    queue.length = 0;
+    wake?.();
+  };
+  const iterator: AsyncIterableIterator<WatchdogEvent> = {
+    async next() {
+      while (!done && queue.length === 0) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+      const event = queue.shift();
+      if (done || !event) return { done: true, value: undefined };
+      return { done: false, value: event };
+    },
+    async return() {
+      finish();
+      return { done: true, value: undefined };
+    },
+    async throw(error) {
+      finish();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

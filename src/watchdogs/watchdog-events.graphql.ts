@@ -1,0 +1,179 @@
+import { builder } from '../builder.ts';
+import { enumValues } from '../platform/graphql/enum-values.ts';
+import type { EventType } from './detectors/types.ts';
+import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES, parseEventQuery } from './event-filter.ts';
+import { eventIterator } from './event-iterator.ts';
+import type { EventPage, WatchdogEvent } from './events.repository.ts';
+import type { EventAsset } from './events.sql.ts';
+import { EventSeverityEnum, WatchdogNameEnum } from './watchdogs.graphql.ts';
+
+/** Watchdog events: the stored history (newest first, with cursors) and the live feed. */
+
+const EVENT_TYPE_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
+  earnings_anomaly: 'Reported earnings far from the estimate (watchdog EARNINGS_ANOMALY).',
+  unusual_volume: 'Volume a multiple of its recent average (watchdog UNUSUAL_VOLUME).',
+  whale_movement: 'A large transfer (watchdog WHALE_MOVEMENT).',
+  funding_spike: 'A perpetual-futures funding rate far from zero (watchdog FUNDING_RATE).',
+  liquidity_drop: 'Order-book depth a fraction of its recent average (watchdog LIQUIDITY_DROP).',
+  correlation_break:
+    'A pair whose short-window correlation left its long-window one (watchdog CORRELATION_BREAKDOWN).',
+  exchange_outage: 'An exchange or provider slow, failing or unreachable (watchdog EXCHANGE_OUTAGE).',
+  price_anomaly: 'A large price move in a short window (watchdog PRICE_ANOMALY).',
+  flash_crash: 'A large, fast drop (watchdog PRICE_ANOMALY).',
+};
+
+export const WatchdogEventTypeEnum = builder.enumType('WatchdogEventType', {
+  description: 'What a watchdog event reports.',
+  values: enumValues(EVENT_TYPE_DESCRIPTIONS),
+});
+
+const EventAssetRef = builder.objectRef<EventAsset>('WatchdogEventAsset').implement({
+  description: 'What an event is about. Value object: not normalised (it belongs to its event).',
+  fields: (t) => ({
+    symbol: t.exposeString('symbol', { description: 'Symbol as watched: AAPL, BTC/USDT.' }),
+    assetType: t.exposeString('assetType', {
+      description: 'Kind of asset in lower case: `equity`, `crypto`, `fx`, `index`, ...',
+    }),
+    name: t.string({ nullable: true, description: 'Name, when known.', resolve: (a) => a.name ?? null }),
+    market: t.string({
+      nullable: true,
+      description: 'Market code of a listing (US, UK, ...); null when none applies.',
+      resolve: (a) => a.market ?? null,
+    }),
+    exchange: t.string({
+      nullable: true,
+      description: 'Exchange or venue, when known.',
+      resolve: (a) => a.exchange ?? null,
+    }),
+    currency: t.string({
+      nullable: true,
+      description: 'Currency of its prices, when known.',
+      resolve: (a) => a.currency ?? null,
+    }),
+    pair: t.stringList({
+      nullable: true,
+      description: 'For a pair finding (a correlation break): the two symbols; null otherwise.',
+      resolve: (a) => (a.pair ? [...a.pair] : null),
+    }),
+  }),
+});
+
+export const WatchdogEventRef = builder.objectRef<WatchdogEvent>('WatchdogEvent').implement({
+  description:
+    'Something a watchdog saw, stored for the retention period. Entity: id is the event id (time-sortable).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Stable, unique event id; later events have greater ids.' }),
+    watchdog: t.field({
+      type: WatchdogNameEnum,
+      description: 'The watchdog that emitted it.',
+      resolve: (e) => e.watchdog,
+    }),
+    eventType: t.field({
+      type: WatchdogEventTypeEnum,
+      description: 'What it reports.',
+      resolve: (e) => e.eventType,
+    }),
+    severity: t.field({
+      type: EventSeverityEnum,
+      description: 'How serious it is.',
+      resolve: (e) => e.severity,
+    }),
+    symbol: t.exposeString('symbol', {
+      nullable: true,
+      description: 'Symbol it is about; null for a market-wide event (an exchange outage).',
+    }),
+    asset: t.field({
+      type: EventAssetRef,
+      nullable: true,
+      description: 'What it is about; null for a market-wide event.',
+      resolve: (e) => e.asset ?? null,
+    }),
+    description: t.exposeString('description', { description: 'What was seen, in one sentence.' }),
+    occurredAt: t.expose('occurredAt', {
+      type: 'DateTime',
+      description: 'When the condition was seen (UTC).',
+    }),
+    data: t.field({
+      type: 'JSON',
+      description: 'The measured values and the thresholds they were compared with (per event type).',
+      resolve: (e) => e.data,
+    }),
+  }),
+});
+
+const EventPageRef = builder.objectRef<EventPage>('WatchdogEventPage').implement({
+  description: 'One page of events, newest first. Value object: not normalised (one per query).',
+  fields: (t) => ({
+    events: t.field({
+      type: [WatchdogEventRef],
+      description: 'The events, newest first.',
+      resolve: (p) => p.events,
+    }),
+    nextCursor: t.exposeString('nextCursor', {
+      nullable: true,
+      description: 'Pass as `cursor` for the next (older) page; null when no older event matches.',
+    }),
+  }),
+});
+
+const LIST = `at most ${MAX_FILTER_VALUES} values; empty or absent: any`;
+
+export const EventFilterInput = builder.inputType('WatchdogEventFilter', {
+  description:
+    'Which events: fields are AND-ed, values inside one list OR-ed. An event about no asset (an exchange ' +
+    'outage) passes any symbol filter.',
+  fields: (t) => ({
+    severities: t.field({ type: [EventSeverityEnum], description: `Severities (${LIST}).` }),
+    eventTypes: t.field({ type: [WatchdogEventTypeEnum], description: `Event types (${LIST}).` }),
+    symbols: t.stringList({ description: `Symbols as watched, AAPL or BTC/USDT (${LIST}).` }),
+    watchdogs: t.field({ type: [WatchdogNameEnum], description: `Emitting watchdogs (${LIST}).` }),
+    since: t.field({ type: 'DateTime', description: 'Events that occurred at or after this time.' }),
+    until: t.field({
+      type: 'DateTime',
+      description: 'Events that occurred before this time (after `since`).',
+    }),
+  }),
+});
+
+builder.queryField('watchdogEvents', (t) =>
+  t.field({
+    type: EventPageRef,
+    description: 'Stored events, newest first, a page at a time.',
+    args: {
+      filter: t.arg({ type: EventFilterInput, description: 'Which events (default: all).' }),
+      limit: t.arg.int({
+        defaultValue: DEFAULT_EVENT_LIMIT,
+        description: `Events per page, 1 to ${MAX_EVENT_LIMIT}.`,
+      }),
+      cursor: t.arg.string({ description: '`nextCursor` of the previous page; absent for the newest.' }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.deps.watchdogs.events({ ...args.filter, limit: args.limit, cursor: args.cursor }),
+  }),
+);
+
+builder.queryField('watchdogEvent', (t) =>
+  t.field({
+    type: WatchdogEventRef,
+    nullable: true,
+    description: 'One stored event; null when there is none with this id (or it passed its retention).',
+    args: { id: t.arg.id({ required: true, description: 'The event id.' }) },
+    resolve: (_root, { id }, ctx) => ctx.deps.watchdogs.event(String(id)),
+  }),
+);
+
+builder.subscriptionField('watchdogEvents', (t) =>
+  t.field({
+    type: WatchdogEventRef,
+    description:
+      'Events as they are stored, from any instance, from now on. A reader that falls far behind loses the ' +
+      'oldest undelivered events rather than holding the server’s memory.',
+    args: { filter: t.arg({ type: EventFilterInput, description: 'Which events (default: all).' }) },
+    subscribe: (_root, args, ctx) => {
+      // Checked before the feed starts: a bad filter fails the subscription, naming the field.
+      const filter = parseEventQuery({ ...args.filter });
+      return eventIterator((listener) => ctx.deps.watchdogs.subscribe(filter, listener));
+    },
+    resolve: (event) => event,
+  }),
+);

@@ -1,0 +1,79 @@
+import type { Scheduler, TimerHandle } from '../platform/clock.ts';
+import type { McpResourceTemplate } from '../platform/mcp/mcp-resources.ts';
+import { type EventData, WATCHDOG_EVENTS } from './dashboard.documents.ts';
+import { eventFromGraphql, eventWire } from './dashboard.wire.ts';
+import type { EventFilter } from './event-filter.ts';
+import type { WatchdogsApi } from './watchdogs-api.ts';
+
+/** A subscribed `vigil://events` is reported changed at most once per this interval. */
+export const EVENTS_RESOURCE_INTERVAL_MS = 1_000;
+/** Events a read returns (the newest). */
+export const EVENTS_RESOURCE_LIMIT = 50;
+
+const EVERYTHING: EventFilter = {
+  severities: [],
+  eventTypes: [],
+  watchdogs: [],
+  symbols: [],
+  since: undefined,
+  until: undefined,
+};
+
+interface EventsData {
+  readonly watchdogEvents: { readonly events: EventData[]; readonly nextCursor: string | null };
+}
+
+/**
+ * `vigil://events`: the newest watchdog events, as the dashboard routes send them. A read runs the
+ * GraphQL `watchdogEvents` query as the reader. A subscription is checked with the same query (a
+ * reader that may not read it may not watch it), then listens to the event feed and reports a
+ * change at most once a second however many events arrive, so a burst costs one notification.
+ */
+export function eventsResource(deps: {
+  readonly watchdogs: WatchdogsApi;
+  readonly clock: Scheduler;
+}): McpResourceTemplate {
+  return {
+    uriTemplate: 'vigil://events',
+    name: 'events',
+    title: 'Recent watchdog events',
+    description:
+      `The ${EVENTS_RESOURCE_LIMIT} newest watchdog events, newest first. JSON: {events: [{event_id, type, severity, ` +
+      'description, asset {symbol, asset_type} or null, timestamp, watchdog, data, metadata}], next_cursor} (older ' +
+      'events: the get-watchdog-events tool with that cursor). Subscribe to be told when events arrive (at most once a second).',
+    mimeType: 'application/json',
+
+    async read(_params, call) {
+      const data = await call<EventsData>(WATCHDOG_EVENTS, { limit: EVENTS_RESOURCE_LIMIT });
+      return {
+        events: data.watchdogEvents.events.map((e) => eventWire(eventFromGraphql(e))),
+        next_cursor: data.watchdogEvents.nextCursor,
+      };
+    },
+
+    async watch(_params, onChange, call) {
+      await call(WATCHDOG_EVENTS, { limit: 1 });
+      let timer: TimerHandle | undefined;
+      let lastAt = Number.NEGATIVE_INFINITY;
+      let stopped = false;
+      const report = () => {
+        timer = undefined;
+        if (stopped) return;
+        lastAt = deps.clock.now().getTime();
+        onChange();
+      };
+      const leave = deps.watchdogs.subscribe(EVERYTHING, () => {
+        if (stopped || timer !== undefined) return;
+        const wait = lastAt + EVENTS_RESOURCE_INTERVAL_MS - deps.clock.now().getTime();
+        if (wait <= 0) report();
+        else timer = deps.clock.setTimeout(report, wait);
+      });
+      return () => {
+        if (stopped) return;
+        stopped = true;
+        leave();
+        deps.clock.clearTimeout(timer);
+      };
+    },
+  };
+}

@@ -1,0 +1,278 @@
+import { z } from 'zod';
+import { MAX_SYMBOLS_PER_REQUEST } from '../market-data/limits.ts';
+import { ASSET_CLASSES } from '../market-data/types.ts';
+import { enumName } from '../platform/graphql/enum-values.ts';
+import type { ToolArgs, ToolDefinition } from '../platform/operations/tool.ts';
+import {
+  DASHBOARD_STATS,
+  type EventData,
+  type HealthData,
+  MONITOR_ASSETS,
+  type MonitorData,
+  type StatsData,
+  SWITCH_DOCUMENTS,
+  SWITCH_FIELDS,
+  SWITCH_STATUS,
+  type SwitchAction,
+  WATCHDOGS,
+} from './dashboard.documents.ts';
+import {
+  eventFromGraphql,
+  eventWire,
+  healthFromGraphql,
+  healthWire,
+  monitorWire,
+  overallHealth,
+  statsWire,
+} from './dashboard.wire.ts';
+import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from './detectors/types.ts';
+import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES } from './event-filter.ts';
+import { WATCHDOG_STATUSES } from './watchdogs-api.ts';
+
+/**
+ * The dashboard as MCP tools (and REST tool routes): GraphQL documents mapped to the same wire as
+ * the dashboard HTTP routes (dashboard.wire.ts). The switches need the `admin` scope, which the
+ * tools inherit from their mutations.
+ */
+
+const isoTime = z.string().describe('ISO 8601 time, UTC');
+
+const healthSchema = z.object({
+  name: z.enum(WATCHDOG_NAMES),
+  description: z.string(),
+  enabled: z.boolean(),
+  running: z.boolean().describe('Enabled and checked within the last three intervals'),
+  status: z.enum(WATCHDOG_STATUSES),
+  interval_seconds: z.number().int(),
+  last_check: isoTime.nullable(),
+  last_check_ms: z.number().nullable().describe('Wall time of the last check, in milliseconds'),
+  last_event: isoTime.nullable(),
+  total_checks: z.number().int().describe('Since it was last enabled or restarted'),
+  events_emitted: z.number().int().describe('Since it was last enabled or restarted'),
+  errors: z.number().int().describe('Failed checks since it was last enabled or restarted'),
+  consecutive_failures: z.number().int(),
+  last_error: z.string().nullable(),
+  last_checked: z.number().int().describe('Subjects the last check looked at'),
+  last_gaps: z.number().int().describe('Subjects of the last check that lacked data'),
+  uptime_seconds: z.number().int().nullable().describe('Null while disabled'),
+  since: isoTime.describe('When it was last enabled or restarted'),
+  updated_by: z.string().nullable(),
+});
+
+const eventSchema = z.object({
+  event_id: z.string(),
+  type: z.enum(EVENT_TYPES),
+  severity: z.enum(SEVERITIES),
+  description: z.string(),
+  asset: z
+    .object({
+      symbol: z.string(),
+      asset_type: z.string(),
+      name: z.string().optional(),
+      market: z.string().optional(),
+      exchange: z.string().optional(),
+      currency: z.string().optional(),
+      pair: z.array(z.string()).optional(),
+    })
+    .nullable()
+    .describe('Null for a market-wide event (an exchange outage)'),
+  timestamp: isoTime.describe('When the condition was seen'),
+  watchdog: z.enum(WATCHDOG_NAMES),
+  data: z.unknown().describe('The measured values and thresholds'),
+  metadata: z.record(z.string(), z.never()),
+});
+
+const statsSchema = z.object({
+  total_events: z.number().int().describe('Events kept (within the retention period)'),
+  events_by_severity: z.record(z.string(), z.number().int()),
+  active_watchdogs: z.number().int().describe('Enabled watchdogs'),
+  healthy_watchdogs: z.number().int().describe('Watchdogs whose status is running'),
+  active_subscriptions: z.number().int().describe("Listeners on this instance's event feed"),
+  timestamp: isoTime,
+});
+
+const switchSchema = z.object({
+  status: z.enum(['enabled', 'disabled', 'restarted']),
+  watchdog: z.enum(WATCHDOG_NAMES),
+  health: healthSchema,
+});
+
+const monitorSchema = z.object({
+  assets: z.array(
+    z.union([
+      z.object({
+        symbol: z.string().describe('Canonical symbol'),
+        requested: z.string().describe('The symbol as written'),
+        asset_type: z.string(),
+        price: z.number(),
+        change_percent: z.number().nullable().describe('In percent: -2.43 means -2.43 %'),
+        volume: z.number().nullable(),
+        currency: z.string(),
+        timestamp: isoTime.describe('Time of the price'),
+        provider: z.string().describe('Providers whose answer was used'),
+        simulated: z.boolean(),
+      }),
+      z.object({
+        symbol: z.string(),
+        requested: z.string(),
+        error: z.object({ code: z.string(), message: z.string() }),
+      }),
+    ]),
+  ),
+});
+
+const nameArgument = { schema: z.enum(WATCHDOG_NAMES), description: 'The watchdog (price_anomaly, ...)' };
+const byName = (args: ToolArgs) => (args.name === undefined ? {} : { name: enumName(String(args.name)) });
+const listOf = <T extends string>(values: readonly [T, ...T[]], what: string) => ({
+  schema: z.array(z.enum(values)).max(MAX_FILTER_VALUES),
+  description: `${what} (any of them; absent: any)`,
+});
+
+const getDashboardStats: ToolDefinition<{ dashboardStats: StatsData }> = {
+  name: 'get-dashboard-stats',
+  title: 'Dashboard statistics',
+  description:
+    'Events kept (total and by severity), watchdogs enabled and healthy, and live listeners on the event feed.',
+  document: DASHBOARD_STATS,
+  result: (data) => statsWire(data.dashboardStats),
+  outputSchema: statsSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const getWatchdogStatus: ToolDefinition<{ watchdogs: HealthData[] }> = {
+  name: 'get-watchdog-status',
+  title: 'Watchdog status',
+  description:
+    'Health of every watchdog, or of the one named: status (running, disabled, stopped, degraded, failing), ' +
+    'last check, counters since it was last enabled or restarted, last error; `status` sums up the enabled ones ' +
+    '(healthy, degraded or unhealthy).',
+  // One operation for both: the eight records are one small read, and the name only narrows them.
+  document: WATCHDOGS,
+  arguments: { name: { ...nameArgument, schema: nameArgument.schema.optional() } },
+  variables: () => ({}),
+  result: (data, args) => {
+    const watchdogs = data.watchdogs
+      .map((h) => healthWire(healthFromGraphql(h)))
+      .filter((h) => args.name === undefined || h.name === args.name);
+    const enabled = watchdogs
+      .filter((h) => h.enabled)
+      .map((h) => h.status as (typeof WATCHDOG_STATUSES)[number]);
+    return { status: overallHealth(enabled), watchdogs };
+  },
+  outputSchema: z.object({
+    status: z.enum(['healthy', 'degraded', 'unhealthy']),
+    watchdogs: z.array(healthSchema),
+  }),
+  annotations: { readOnlyHint: true },
+};
+
+const getWatchdogEvents: ToolDefinition<{
+  watchdogEvents: { events: EventData[]; nextCursor: string | null };
+}> = {
+  name: 'get-watchdog-events',
+  title: 'Watchdog events',
+  description:
+    'Stored watchdog events, newest first: type, severity, description, asset, time and measured data. ' +
+    'Filters are AND-ed, values inside one list OR-ed; an event about no asset passes any symbol filter. ' +
+    'Pass `next_cursor` back as `cursor` for older events.',
+  document: /* GraphQL */ `
+    query GetWatchdogEvents($severities: [EventSeverity!], $eventTypes: [WatchdogEventType!], $watchdogs: [WatchdogName!],
+        $symbols: [String!], $since: DateTime, $until: DateTime, $limit: Int, $cursor: String) {
+      watchdogEvents(
+        filter: { severities: $severities, eventTypes: $eventTypes, watchdogs: $watchdogs, symbols: $symbols, since: $since, until: $until }
+        limit: $limit
+        cursor: $cursor
+      ) {
+        events { id watchdog eventType severity symbol asset { symbol assetType name market exchange currency pair } description occurredAt data }
+        nextCursor
+      }
+    }`,
+  arguments: {
+    severities: listOf(SEVERITIES, 'Severities'),
+    eventTypes: listOf(EVENT_TYPES, 'Event types'),
+    watchdogs: listOf(WATCHDOG_NAMES, 'Emitting watchdogs'),
+    symbols: { description: 'Symbols as watched: AAPL, BTC/USDT (absent: any)' },
+    since: { description: 'Events at or after this ISO 8601 time' },
+    until: { description: 'Events before this ISO 8601 time' },
+    limit: {
+      schema: z.number().int().min(1).max(MAX_EVENT_LIMIT),
+      default: DEFAULT_EVENT_LIMIT,
+      description: `Events to return, 1 to ${MAX_EVENT_LIMIT}`,
+    },
+    cursor: { description: '`next_cursor` of the previous answer' },
+  },
+  variables: (args) => {
+    const variables: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(args)) {
+      if (value === undefined) continue;
+      const spelled = ['severities', 'eventTypes', 'watchdogs'].includes(key);
+      variables[key] = spelled ? (value as string[]).map(enumName) : value;
+    }
+    return variables;
+  },
+  result: (data) => ({
+    events: data.watchdogEvents.events.map((e) => eventWire(eventFromGraphql(e))),
+    next_cursor: data.watchdogEvents.nextCursor,
+  }),
+  outputSchema: z.object({
+    events: z.array(eventSchema),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for older events; null: no more'),
+  }),
+  annotations: { readOnlyHint: true },
+};
+
+const monitorAssets: ToolDefinition<MonitorData> = {
+  name: 'monitor-assets',
+  title: 'Monitor assets',
+  description:
+    `Latest price, change (percent), volume and provider of up to ${MAX_SYMBOLS_PER_REQUEST} symbols, in the ` +
+    'order asked; a symbol that cannot be priced gets an `error` entry instead.',
+  document: MONITOR_ASSETS,
+  arguments: {
+    symbols: { description: `1 to ${MAX_SYMBOLS_PER_REQUEST} symbols: AAPL, BTC/USDT, EUR/USD, ^GSPC` },
+    asset_type: { schema: z.enum(ASSET_CLASSES), description: 'Read every symbol as this asset type' },
+    market: { description: 'Market code of listed instruments (default US)' },
+  },
+  variables: (args) => ({
+    symbols: args.symbols,
+    ...(args.asset_type ? { asset_type: enumName(String(args.asset_type)) } : {}),
+    ...(args.market ? { market: args.market } : {}),
+  }),
+  result: (data) => ({ assets: monitorWire(data) }),
+  outputSchema: monitorSchema,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+};
+
+const SWITCH_TITLES: Readonly<Record<SwitchAction, [string, string]>> = {
+  enable: ['Enable a watchdog', 'Enables a watchdog on every instance from its next cycle (persisted).'],
+  disable: ['Disable a watchdog', 'Disables a watchdog on every instance from its next cycle (persisted).'],
+  restart: [
+    'Restart a watchdog',
+    'Clears its counters and failures and the memory of reported conditions, enables it, and runs a check now.',
+  ],
+};
+
+const switches = (['enable', 'disable', 'restart'] as const).map(
+  (action): ToolDefinition<Record<string, HealthData>> => ({
+    name: `${action}-watchdog`,
+    title: SWITCH_TITLES[action][0],
+    description: `${SWITCH_TITLES[action][1]} Needs the admin scope. Returns the watchdog's health after it.`,
+    document: SWITCH_DOCUMENTS[action],
+    arguments: { name: nameArgument },
+    variables: byName,
+    result: (data) => {
+      const health = healthWire(healthFromGraphql(data[SWITCH_FIELDS[action]]!));
+      return { status: SWITCH_STATUS[action], watchdog: health.name, health };
+    },
+    outputSchema: switchSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: action !== 'restart' },
+  }),
+);
+
+export const watchdogsTools: readonly ToolDefinition<never>[] = [
+  getDashboardStats,
+  getWatchdogStatus,
+  getWatchdogEvents,
+  monitorAssets,
+  ...switches,
+];
