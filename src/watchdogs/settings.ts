@@ -71,6 +71,8 @@ export const DEMO_DETECTOR_SETTINGS: Partial<{
   [K in keyof DetectorSettings]: Partial<DetectorSettings[K]>;
 }> = Object.freeze({
   correlation_breakdown: { shortWindowMs: 30 * 60_000, longWindowMs: 6 * 3_600_000 },
+  // Demo flash moves partly recover within minutes: judge them over 5 minutes, not 15.
+  price_anomaly: { windowMs: 5 * 60_000 },
 });
 
 /** Bars the data-fetching side of a watchdog reads: daily, or 1-minute bars in demo activity. */
