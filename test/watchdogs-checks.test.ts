@@ -15,6 +15,7 @@ import { createWatchdogChecks } from '../src/watchdogs/checks/index.ts';
 import { WATCHDOG_EVENT_TYPES, WATCHDOG_NAMES } from '../src/watchdogs/detectors/types.ts';
 import { resolveWatchdogSettings, type WatchdogSettings } from '../src/watchdogs/settings.ts';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
+import { createFakeProvider } from './support/fake-provider.ts';
 import { ManualClock } from './support/manual-clock.ts';
 
 const logger = createLogger('silent');
@@ -159,6 +160,79 @@ describe('watchdog checks on the simulated market', () => {
       expect(outcome.gaps.length, check.name).toBeGreaterThanOrEqual(outcome.checked);
       expect(outcome.gaps[0]!.error, check.name).toMatch(/503|broken/);
     }
+  });
+
+  it('whale_movement reads large exchange trades per pair, a failing pair being a gap', async () => {
+    const clock = new ManualClock(Date.parse('2025-06-14T12:00:00Z'));
+    const venue = createFakeProvider('venue', {
+      capabilities: ['quote', 'largeTrades'],
+      assetClasses: ['crypto'],
+    });
+    const asked: Array<[string, string, number]> = [];
+    venue.largeTrades = async ({ instrument, since, minUsd }) => {
+      asked.push([instrument.symbol, since.toISOString(), minUsd]);
+      if (instrument.symbol === 'ETH/USDT')
+        throw new ProviderError('venue', 'upstream', 'upstream error (502)');
+      const time = new Date(clock.now().getTime() - 60_000);
+      return [
+        {
+          id: '42',
+          symbol: instrument.symbol,
+          venue: 'venue',
+          price: 60_000,
+          quantity: 25,
+          usdValue: 1.5e6,
+          side: 'sell',
+          time,
+        },
+      ];
+    };
+    const marketData = new MarketDataService([venue], clock, logger);
+    const settings = settingsFor(false, ['BTC/USDT', 'ETH/USDT', 'AAPL']);
+    const [check] = createWatchdogChecks({ marketData, database: handle }, settings).filter(
+      (c) => c.name === 'whale_movement',
+    );
+    const outcome = await check!.check({ now: clock.now(), signal: new AbortController().signal });
+    const windowStart = new Date(clock.now().getTime() - settings.detectors.whale_movement.windowMs);
+    expect(asked.sort()).toEqual([
+      ['BTC/USDT', windowStart.toISOString(), settings.detectors.whale_movement.minUsd],
+      ['ETH/USDT', windowStart.toISOString(), settings.detectors.whale_movement.minUsd],
+    ]);
+    expect(outcome.findings).toHaveLength(1);
+    expect(outcome.findings[0]).toMatchObject({
+      eventType: 'whale_movement',
+      symbol: 'BTC/USDT',
+      severity: 'medium',
+    });
+    expect((outcome.findings[0]!.data as { moves: unknown[] }).moves).toEqual([
+      {
+        id: 'venue:BTC/USDT:42',
+        kind: 'trade',
+        amount: 25,
+        usdValue: 1.5e6,
+        time: new Date(clock.now().getTime() - 60_000).toISOString(),
+        from: 'venue',
+        to: null,
+      },
+    ]);
+    expect(outcome.gaps).toEqual([
+      { subject: 'ETH/USDT', error: expect.stringMatching(/large trades for ETH\/USDT .*venue: upstream/) },
+    ]);
+    expect(outcome.checked).toBe(2);
+
+    // Neither trades nor transfers: the whole check is one gap, never "no whales".
+    const quotesOnly = new MarketDataService(
+      [createFakeProvider('plain', { assetClasses: ['crypto'] })],
+      clock,
+      logger,
+    );
+    const [blind] = createWatchdogChecks({ marketData: quotesOnly, database: handle }, settings).filter(
+      (c) => c.name === 'whale_movement',
+    );
+    const none = await blind!.check({ now: clock.now(), signal: new AbortController().signal });
+    expect(none.findings).toEqual([]);
+    expect(none.gaps.map((g) => g.subject)).toEqual(['transfers']);
+    expect(none.checked).toBe(1);
   });
 
   it('stops when the cycle is aborted', async () => {

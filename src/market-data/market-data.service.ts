@@ -29,6 +29,7 @@ import {
   type OrderBook,
   type Profile,
   type Quote,
+  type Trade,
   type Transfer,
   type VenueStatus,
 } from './types.ts';
@@ -301,6 +302,25 @@ export class MarketDataService {
         'transfers',
         undefined,
         (p, signal) => p.transfers!({ since: from, minUsd, ...(assets ? { assets } : {}), signal }),
+        (list) => list.at(-1)?.time ?? from,
+      ),
+    );
+    return { ...all, value: cut(all.value, (t) => t.time, since, FAR_FUTURE) };
+  }
+
+  /**
+   * The instrument's exchange trades worth at least `minUsd` since `since`, from the healthiest
+   * provider that reports them. Polls a moment apart share an entry (`since` is aligned down to a
+   * step), and the answer is cut back to `since`.
+   */
+  async largeTrades(instrument: Instrument, since: Date, minUsd: number): Promise<Sourced<Trade[]>> {
+    const from = alignDown(since, TRANSFERS_STEP_MS);
+    const all = await this.#cached('largeTrades', instrument, `${from.toISOString()}:${minUsd}`, () =>
+      this.#arbiter.first(
+        'large trades',
+        'largeTrades',
+        instrument,
+        (p, signal) => p.largeTrades!({ instrument, since: from, minUsd, signal }),
         (list) => list.at(-1)?.time ?? from,
       ),
     );

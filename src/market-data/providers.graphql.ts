@@ -16,6 +16,7 @@ const CAPABILITY_DESCRIPTIONS: Readonly<Record<Capability, string>> = {
   funding: 'Perpetual funding rates.',
   earnings: 'Earnings reports and estimates.',
   transfers: 'Large on-chain and exchange transfers.',
+  largeTrades: 'Large exchange trades of crypto pairs.',
   venueStatus: 'Health of trading venues.',
   stream: 'Live price streams (pushed, not polled).',
   search: 'Instrument search by name or symbol.',

@@ -167,6 +167,26 @@ export interface Transfer {
   readonly time: Date;
 }
 
+/** One exchange trade (an aggregate of fills of one taker order at one price, as Binance groups them). */
+export interface Trade {
+  /** The venue's own id of the trade, unique per venue and pair. */
+  readonly id: string;
+  /** Canonical symbol (`BTC/USDT`). */
+  readonly symbol: string;
+  readonly venue: string;
+  readonly price: number;
+  /** Base-asset quantity. */
+  readonly quantity: number;
+  /**
+   * price x quantity: the quote amount, which is a USD amount for the USD and USD-stablecoin quotes
+   * (USDT, USDC, FDUSD, BUSD) that providers offer large trades for.
+   */
+  readonly usdValue: number;
+  /** The aggressor's side: `sell` when the buyer's order was the resting (maker) one. */
+  readonly side: 'buy' | 'sell';
+  readonly time: Date;
+}
+
 export interface VenueStatus {
   readonly venue: string;
   readonly status: 'up' | 'degraded' | 'down';

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseInstrument } from '../../src/market-data/instruments.ts';
-import { parseKlines } from '../../src/market-data/providers/binance.parse.ts';
-import { createBinanceProvider, pagedKlines } from '../../src/market-data/providers/binance.provider.ts';
+import { parseAggTrades, parseKlines } from '../../src/market-data/providers/binance.parse.ts';
+import {
+  createBinanceProvider,
+  newestAggTrades,
+  pagedKlines,
+} from '../../src/market-data/providers/binance.provider.ts';
 import type { MarketDataProvider } from '../../src/market-data/providers/provider.ts';
 import { type FixtureRoute, type FixtureServer, startFixtureServer } from '../support/fixture-server.ts';
 import { describeWithFixtures, fixtureJson } from '../support/fixtures.ts';
@@ -21,6 +25,33 @@ describeWithFixtures('binance on recorded responses', () => {
   const premium = fixtureJson<Record<string, string | number>>(
     'binance/fapi-v1-premiumIndex-BTCUSDT.DOCS-SAMPLE.json',
   );
+
+  // aggTrades over REST is the recorded stream record without its event fields (e, E, s). The
+  // recording has one trade; a busy minute of BTCUSDT is made from its shape: 3,500 trades 100 ms
+  // apart, small except three whales (USD 3M in the oldest 500, 1.2M sold, 6M bought).
+  const {
+    e: _e,
+    E: _E,
+    s: _s,
+    ...aggRecord
+  } = fixtureJson<{ data: Record<string, unknown> }>('binance/ws-spot-aggTrade-NKNUSDT.json').data;
+  const FIRST_AGG_ID = 7_000_000;
+  const AGG_T0 = Date.parse('2025-06-14T12:00:00Z');
+  const WHALES: Record<number, { q: string; m: boolean }> = {
+    100: { q: '50.00000000', m: false },
+    3000: { q: '20.00000000', m: true },
+    3400: { q: '100.00000000', m: false },
+  };
+  const aggTrades = Array.from({ length: 3_500 }, (_, i) => ({
+    ...aggRecord,
+    a: FIRST_AGG_ID + i,
+    f: 2 * (FIRST_AGG_ID + i),
+    l: 2 * (FIRST_AGG_ID + i) + 1,
+    p: '60000.00000000',
+    q: WHALES[i]?.q ?? '0.01000000',
+    T: AGG_T0 + i * 100,
+    m: WHALES[i]?.m ?? i % 2 === 0,
+  }));
 
   const barOf = (k: Kline) => ({
     time: new Date(k[0]),
@@ -49,6 +80,16 @@ describeWithFixtures('binance on recorded responses', () => {
       }),
     },
     { path: '/api/v3/klines', query: { symbol: 'NOPEUSDT' }, reply: INVALID_SYMBOL },
+    {
+      path: '/api/v3/aggTrades',
+      query: { symbol: 'BTCUSDT' },
+      // Like Binance: from `fromId` on when given, else the most recent `limit`, oldest first.
+      reply: ({ query }) => {
+        const limit = Number(query.limit ?? 500);
+        if (query.fromId === undefined) return { body: aggTrades.slice(-limit) };
+        return { body: aggTrades.filter((t) => t.a >= Number(query.fromId)).slice(0, limit) };
+      },
+    },
     {
       path: '/api/v3/depth',
       query: { symbol: 'BTCUSDT' },
@@ -178,6 +219,72 @@ describeWithFixtures('binance on recorded responses', () => {
         },
       },
       {
+        title: 'reads large trades from the newest end, three pages at most, valued in USDT',
+        async run(provider, signal) {
+          const before = server.requests.length;
+          const since = new Date(AGG_T0);
+          const trades = await provider.largeTrades!({ instrument: BTC_USDT, since, minUsd: 1e6, signal });
+          // The USD 3M whale lies in the oldest 500 trades, beyond 3 x 1,000 from the newest end.
+          expect(trades).toEqual([
+            {
+              id: String(FIRST_AGG_ID + 3000),
+              symbol: 'BTC/USDT',
+              venue: 'binance',
+              price: 60_000,
+              quantity: 20,
+              usdValue: 1_200_000,
+              side: 'sell',
+              time: new Date(AGG_T0 + 300_000),
+            },
+            {
+              id: String(FIRST_AGG_ID + 3400),
+              symbol: 'BTC/USDT',
+              venue: 'binance',
+              price: 60_000,
+              quantity: 100,
+              usdValue: 6_000_000,
+              side: 'buy',
+              time: new Date(AGG_T0 + 340_000),
+            },
+          ]);
+          expect(server.requests.slice(before).map((r) => r.query)).toEqual([
+            { symbol: 'BTCUSDT', limit: '1000' },
+            { symbol: 'BTCUSDT', fromId: String(FIRST_AGG_ID + 1500), limit: '1000' },
+            { symbol: 'BTCUSDT', fromId: String(FIRST_AGG_ID + 500), limit: '1000' },
+          ]);
+          // A window inside the newest page takes one request.
+          const recent = server.requests.length;
+          const late = await provider.largeTrades!({
+            instrument: BTC_USDT,
+            since: new Date(AGG_T0 + 320_000),
+            minUsd: 1e6,
+            signal,
+          });
+          expect(late.map((t) => t.usdValue)).toEqual([6_000_000]);
+          expect(server.requests.length - recent).toBe(1);
+        },
+      },
+      {
+        title: 'offers large trades for USD-stablecoin pairs only, refusing others without asking',
+        async run(provider, signal) {
+          expect(provider.supports('largeTrades', BTC_USDT)).toBe(true);
+          expect(provider.supports('largeTrades', parseInstrument('BTC/FDUSD'))).toBe(true);
+          expect(provider.supports('largeTrades', parseInstrument('ETH/BTC'))).toBe(false);
+          expect(provider.supports('largeTrades', parseInstrument('BTC/USD'))).toBe(false);
+          const before = server.requests.length;
+          const since = new Date(AGG_T0);
+          await expectProviderError(
+            provider.largeTrades!({ instrument: parseInstrument('ETH/BTC'), since, minUsd: 1e6, signal }),
+            'unsupported',
+          );
+          await expectProviderError(
+            provider.largeTrades!({ instrument: parseInstrument('BTC/USD'), since, minUsd: 1e6, signal }),
+            'unknown_symbol',
+          );
+          expect(server.requests.length).toBe(before);
+        },
+      },
+      {
         title: 'reports spot and futures up after timed pings',
         async run(provider, signal) {
           const statuses = await provider.venueStatus!({ signal });
@@ -277,6 +384,42 @@ describeWithFixtures('binance on recorded responses', () => {
       expect(spot!.latencyMs).toBeGreaterThan(1_000);
       expect(futures).toMatchObject({ venue: 'binance-futures', status: 'down', latencyMs: null });
       expect(futures!.detail).toMatch(/binance/);
+    });
+
+    it('says unknown_symbol when Binance does not list a pair asked for its trades', async () => {
+      const p = await start([{ path: '/api/v3/aggTrades', reply: INVALID_SYMBOL }]);
+      await expectProviderError(
+        p.largeTrades!({ instrument: NOPE_USDT, since: new Date(AGG_T0), minUsd: 1, signal: signal() }),
+        'unknown_symbol',
+      );
+    });
+
+    it('pages aggregate trades back by id and stops at the window, the first trade or no progress', async () => {
+      const recorded = parseAggTrades(aggTrades.slice(0, 10));
+      const asked: Array<[number | undefined, number]> = [];
+      const pageOf = (list: typeof recorded) => async (fromId: number | undefined, limit: number) => {
+        asked.push([fromId, limit]);
+        return fromId === undefined ? list.slice(-limit) : list.filter((t) => t.id >= fromId).slice(0, limit);
+      };
+      // Reaches the window's start on the second page; trades before it are dropped.
+      const since = recorded[3]!.time;
+      expect(await newestAggTrades(pageOf(recorded), since, 5, 4)).toEqual(recorded.slice(3));
+      const a0 = FIRST_AGG_ID;
+      expect(asked).toEqual([
+        [undefined, 4],
+        [a0 + 2, 4],
+      ]);
+      // The bound: two pages of four are the newest eight trades.
+      asked.length = 0;
+      expect(await newestAggTrades(pageOf(recorded), recorded[0]!.time, 2, 4)).toEqual(recorded.slice(2));
+      // A short newest page is all there is; a page that does not reach back ends the walk.
+      asked.length = 0;
+      expect(await newestAggTrades(pageOf(recorded.slice(7)), recorded[0]!.time, 5, 4)).toEqual(
+        recorded.slice(7),
+      );
+      expect(asked).toEqual([[undefined, 4]]);
+      const stuck = async () => recorded.slice(-4);
+      expect(await newestAggTrades(stuck, recorded[0]!.time, 5, 4)).toEqual(recorded.slice(-4));
     });
 
     it('pages through long kline ranges from where the previous page ended', async () => {

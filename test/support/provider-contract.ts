@@ -47,6 +47,7 @@ const METHOD: Record<Capability, keyof MarketDataProvider> = {
   funding: 'funding',
   earnings: 'earnings',
   transfers: 'transfers',
+  largeTrades: 'largeTrades',
   venueStatus: 'venueStatus',
   stream: 'stream',
   search: 'search',

@@ -68,6 +68,9 @@ export function ttlFor(
       return HOUR;
     case 'transfers':
       return 10 * SECOND;
+    case 'largeTrades':
+      // Polled by the whale watchdog once a cycle; a few seconds old is as good as fresh.
+      return 10 * SECOND;
     case 'venueStatus':
       return 10 * SECOND;
     case 'search':

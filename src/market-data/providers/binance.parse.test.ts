@@ -8,6 +8,7 @@ import {
   decimal,
   depthLimitFor,
   FUTURES_QUOTES,
+  parseAggTrades,
   parseCombined,
   parseControlReply,
   parseDepth,
@@ -19,6 +20,8 @@ import {
   quoteFromTicker,
   statsFromTicker,
   tickFromTrade,
+  tradeFromAgg,
+  USD_QUOTES,
 } from './binance.parse.ts';
 import { ProviderError } from './provider-errors.ts';
 
@@ -156,6 +159,49 @@ describeWithFixtures('premiumIndex (documentation sample)', () => {
       nextFundingTime: new Date(1597392000000),
       asOf: new Date(1597370495002),
     });
+  });
+});
+
+describeWithFixtures('aggTrades', () => {
+  // The REST record is the stream's aggTrade payload without the event fields e, E and s.
+  const recorded = () => {
+    const {
+      e: _,
+      E: __,
+      s: ___,
+      ...rest
+    } = parseCombined(fixtureJson('binance/ws-spot-aggTrade-NKNUSDT.json'))!.data;
+    return rest;
+  };
+  const NKN_USDT = parseInstrument('NKN/USDT');
+
+  it('parses the recorded record and values it in its USD-stablecoin quote', () => {
+    const [agg] = parseAggTrades([recorded()]);
+    expect(agg).toEqual({
+      id: 15683430,
+      price: 0.3528,
+      quantity: 58,
+      time: new Date(1633998523963),
+      buyerIsMaker: false,
+    });
+    const trade = tradeFromAgg(agg!, NKN_USDT);
+    expect(trade).toMatchObject({ id: '15683430', symbol: 'NKN/USDT', venue: 'binance', side: 'buy' });
+    expect(trade.usdValue).toBeCloseTo(0.3528 * 58, 10);
+    expect(USD_QUOTES.has('USDT') && !USD_QUOTES.has('BTC')).toBe(true);
+  });
+
+  it('takes the aggressor side from the maker flag: buyer is maker means a sell', () => {
+    const [agg] = parseAggTrades([{ ...recorded(), m: true }]);
+    expect(tradeFromAgg(agg!, NKN_USDT).side).toBe('sell');
+  });
+
+  it('refuses records without id, price, time or maker flag', () => {
+    expect(() => parseAggTrades({})).toThrow(/aggTrades is not an array/);
+    expect(() => parseAggTrades([{ ...recorded(), a: undefined }])).toThrow(/aggTrade 0 id is missing/);
+    expect(() => parseAggTrades([recorded(), { ...recorded(), a: 1.5 }])).toThrow(/aggTrade 1 id/);
+    expect(() => parseAggTrades([{ ...recorded(), p: 'n/a' }])).toThrow(/aggTrade 0 price/);
+    expect(() => parseAggTrades([{ ...recorded(), T: undefined }])).toThrow(/aggTrade 0 time is missing/);
+    expect(() => parseAggTrades([{ ...recorded(), m: 'false' }])).toThrow(/maker flag/);
   });
 });
 

@@ -7,6 +7,7 @@ import type {
   OrderBookLevel,
   Quote,
   StreamTick,
+  Trade,
 } from '../types.ts';
 import { badResponse, ProviderError, unknownSymbol } from './provider-errors.ts';
 
@@ -34,6 +35,12 @@ export const SPOT_QUOTES: ReadonlySet<string> = new Set([
   'BRL',
   'JPY',
 ]);
+
+/**
+ * Quote assets whose amounts are USD amounts: large trades are offered only for these pairs, since
+ * valuing an ETH/BTC trade in USD would take a second price from elsewhere.
+ */
+export const USD_QUOTES: ReadonlySet<string> = new Set(['USDT', 'USDC', 'FDUSD']);
 
 /** Margin assets of USD-M perpetuals (the `funding` capability). */
 export const FUTURES_QUOTES: ReadonlySet<string> = new Set(['USDT', 'USDC']);
@@ -237,6 +244,49 @@ export function parsePremiumIndex(body: unknown, instrument: Instrument): Fundin
     // 0 is what the endpoint sends for contracts without scheduled funding (delivery contracts).
     nextFundingTime: next ? new Date(next) : null,
     asOf: time(p.time, 'time'),
+  };
+}
+
+export interface AggTrade {
+  /** Aggregate trade id (`a`): consecutive per symbol, so pages can be walked by id. */
+  readonly id: number;
+  readonly price: number;
+  readonly quantity: number;
+  readonly time: Date;
+  /** `m`: the buyer's order was resting, so the aggressor sold. */
+  readonly buyerIsMaker: boolean;
+}
+
+/** GET /api/v3/aggTrades: `{a, p, q, f, l, T, m, M}` records (the stream's aggTrade without e, E, s). */
+export function parseAggTrades(body: unknown): AggTrade[] {
+  if (!Array.isArray(body)) throw badResponse(BINANCE, 'aggTrades is not an array');
+  return body.map((raw: unknown, i) => {
+    const t = record(raw, `aggTrade ${i}`);
+    const id = required(t.a, `aggTrade ${i} id`);
+    if (!Number.isSafeInteger(id) || id < 0)
+      throw badResponse(BINANCE, `aggTrade ${i} id is ${id}, not an id`);
+    if (typeof t.m !== 'boolean') throw badResponse(BINANCE, `aggTrade ${i} maker flag is missing`);
+    return {
+      id,
+      price: positive(t.p, `aggTrade ${i} price`),
+      quantity: required(t.q, `aggTrade ${i} quantity`),
+      time: time(t.T, `aggTrade ${i} time`),
+      buyerIsMaker: t.m,
+    };
+  });
+}
+
+/** Only instruments quoted in USD_QUOTES get here: the quote amount is the USD value. */
+export function tradeFromAgg(t: AggTrade, instrument: Instrument): Trade {
+  return {
+    id: String(t.id),
+    symbol: instrument.symbol,
+    venue: BINANCE,
+    price: t.price,
+    quantity: t.quantity,
+    usdValue: t.price * t.quantity,
+    side: t.buyerIsMaker ? 'sell' : 'buy',
+    time: t.time,
   };
 }
 

@@ -10,9 +10,11 @@ import {
   type Instrument,
   type OrderBook,
   type Quote,
+  type Trade,
   type VenueStatus,
 } from '../types.ts';
 import {
+  type AggTrade,
   BINANCE,
   BINANCE_FUTURES,
   barsInRange,
@@ -21,6 +23,7 @@ import {
   depthLimitFor,
   FUTURES_QUOTES,
   KLINE_INTERVALS,
+  parseAggTrades,
   parseDepth,
   parseKlines,
   parsePremiumIndex,
@@ -28,6 +31,8 @@ import {
   quoteFromTicker,
   SPOT_QUOTES,
   statsFromTicker,
+  tradeFromAgg,
+  USD_QUOTES,
 } from './binance.parse.ts';
 import { type BinanceStreamTuning, BinanceTradeStream, type WebSocketFactory } from './binance.stream.ts';
 import { worstCircuit } from './http/circuit-breaker.ts';
@@ -38,6 +43,7 @@ import type {
   Call,
   Capability,
   InstrumentCall,
+  LargeTradesCall,
   MarketDataProvider,
   OrderBookCall,
   StreamSubscription,
@@ -67,6 +73,7 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set([
   'cryptoStats',
   'orderBook',
   'funding',
+  'largeTrades',
   'venueStatus',
   'stream',
 ]);
@@ -74,6 +81,10 @@ const ASSET_CLASSES: ReadonlySet<AssetClass> = new Set(['crypto']);
 const KLINES_PER_PAGE = 1_000;
 /** Longer ranges than this many bars are refused rather than paged for most of a caller's deadline. */
 const MAX_BARS = 50_000;
+/** aggTrades answers at most 1,000 per request (weight 4 each). */
+const AGG_TRADES_PER_PAGE = 1_000;
+/** Requests per largeTrades call: 3,000 trades, minutes of BTCUSDT at its busiest. */
+const AGG_TRADE_PAGES = 3;
 
 /**
  * Binance spot (quotes, 24 h statistics, klines, order book, trade stream) and USD-M futures
@@ -154,7 +165,9 @@ export function createBinanceProvider(options: BinanceOptions): MarketDataProvid
       if (!CAPABILITIES.has(capability)) return false;
       if (!instrument) return true;
       if (capability === 'venueStatus') return true;
-      return binanceSymbol(instrument, capability === 'funding' ? FUTURES_QUOTES : SPOT_QUOTES) !== undefined;
+      const quotes =
+        capability === 'funding' ? FUTURES_QUOTES : capability === 'largeTrades' ? USD_QUOTES : SPOT_QUOTES;
+      return binanceSymbol(instrument, quotes) !== undefined;
     },
 
     async quote(call: InstrumentCall): Promise<Quote> {
@@ -219,6 +232,19 @@ export function createBinanceProvider(options: BinanceOptions): MarketDataProvid
       return parsePremiumIndex(res.body, instrument);
     },
 
+    async largeTrades({ instrument, since, minUsd, signal }: LargeTradesCall): Promise<Trade[]> {
+      if (instrument.quote && SPOT_QUOTES.has(instrument.quote) && !USD_QUOTES.has(instrument.quote))
+        throw unsupported(BINANCE, `large trades valued in ${instrument.quote} (only USD-stablecoin pairs)`);
+      const symbol = pair(instrument, USD_QUOTES);
+      const fetchPage = async (fromId: number | undefined, limit: number) => {
+        const query = fromId === undefined ? { symbol, limit } : { symbol, fromId, limit };
+        const res = await get(spot, { path: '/api/v3/aggTrades', query, signal }, instrument.symbol);
+        return parseAggTrades(res.body);
+      };
+      const trades = await newestAggTrades(fetchPage, since);
+      return trades.map((t) => tradeFromAgg(t, instrument)).filter((t) => t.usdValue >= minUsd);
+    },
+
     async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
       return Promise.all([
         probe(spot, '/api/v3/ping', BINANCE, signal),
@@ -259,6 +285,41 @@ export async function pagedKlines(
     from = newest + 1;
   }
   return barsInRange(collected, start, end);
+}
+
+/**
+ * Aggregate trades at or after `since`, ascending, read from the newest end: the most recent page
+ * first, then pages before it by id (ids are consecutive per symbol). A window with more than
+ * `maxPages` x `pageSize` trades is cut at its oldest end: a watchdog polling every cycle cares
+ * most about the latest trades, and earlier cycles read the older part of its window unless more
+ * than that many trades happen within one cycle.
+ */
+export async function newestAggTrades(
+  fetchPage: (fromId: number | undefined, limit: number) => Promise<AggTrade[]>,
+  since: Date,
+  maxPages = AGG_TRADE_PAGES,
+  pageSize = AGG_TRADES_PER_PAGE,
+): Promise<AggTrade[]> {
+  const byId = new Map<number, AggTrade>();
+  let page = await fetchPage(undefined, pageSize);
+  for (let n = 1; ; n++) {
+    for (const t of page) byId.set(t.id, t);
+    const oldest = page.reduce<AggTrade | undefined>((o, t) => (o && o.id <= t.id ? o : t), undefined);
+    // A short page reaches the symbol's first trade; an old enough trade reaches the window's start.
+    if (
+      n >= maxPages ||
+      !oldest ||
+      page.length < pageSize ||
+      oldest.time.getTime() < since.getTime() ||
+      oldest.id === 0
+    )
+      break;
+    const fromId = Math.max(0, oldest.id - pageSize);
+    page = await fetchPage(fromId, oldest.id - fromId);
+    // A page that does not reach back before the previous one would repeat forever.
+    if (!page.some((t) => t.id < oldest.id)) break;
+  }
+  return [...byId.values()].filter((t) => t.time.getTime() >= since.getTime()).sort((a, b) => a.id - b.id);
 }
 
 function trimSlash(url: string): string {

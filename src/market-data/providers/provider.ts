@@ -10,6 +10,7 @@ import type {
   Profile,
   Quote,
   StreamTick,
+  Trade,
   Transfer,
   VenueStatus,
 } from '../types.ts';
@@ -31,6 +32,7 @@ export type Capability =
   | 'funding'
   | 'earnings'
   | 'transfers'
+  | 'largeTrades'
   | 'venueStatus'
   | 'stream'
   | 'search';
@@ -72,6 +74,13 @@ export interface TransfersCall extends Call {
   readonly minUsd: number;
   /** Restrict to these asset symbols (`BTC`); all when absent. */
   readonly assets?: readonly string[];
+}
+
+export interface LargeTradesCall extends InstrumentCall {
+  /** Only trades at or after this time. */
+  readonly since: Date;
+  /** Only trades worth at least this much (USD). */
+  readonly minUsd: number;
 }
 
 export interface SearchCall extends Call {
@@ -133,6 +142,12 @@ export interface MarketDataProvider {
   earnings?(call: EarningsCall): Promise<EarningsReport[]>;
   /** Transfers since `since`, ascending by time. */
   transfers?(call: TransfersCall): Promise<Transfer[]>;
+  /**
+   * The instrument's exchange trades worth at least `minUsd` since `since`, ascending by time. A
+   * provider may read a bounded number of trades per call; it documents which end of a busier window
+   * it reads.
+   */
+  largeTrades?(call: LargeTradesCall): Promise<Trade[]>;
   venueStatus?(call: Call): Promise<VenueStatus[]>;
   /** Live updates for one instrument; returns a function that stops them. */
   stream?(subscription: StreamSubscription): () => void;

@@ -1,16 +1,26 @@
 /**
- * whale_movement: large transfers (at or above the detector's minimum) since the window's start,
- * kept for the coins of the watched crypto symbols and named by that symbol. Providers without a
- * transfer feed make this a gap, never "no whales".
+ * whale_movement: large moves (at or above the detector's minimum) since the window's start, from
+ * two feeds. Exchange trades are read per watched crypto pair a provider reports large trades for,
+ * named by that pair, with the venue as `from`. On-chain transfers come from one feed for every
+ * coin, named by the first watched pair of the coin. With neither feed configured this is a gap,
+ * never "no whales"; a pair whose trades cannot be read is a gap for that pair.
  */
 import type { MarketDataService } from '../../market-data/market-data.service.ts';
 import type { LargeMove } from '../detectors/whale-movement.detector.ts';
 import { detectWhaleMovement } from '../detectors/whale-movement.detector.ts';
 import type { WatchdogSettings } from '../settings.ts';
-import type { CheckOutcome, WatchdogDefinition } from '../watchdog.ts';
+import type { CheckGap, CheckOutcome, WatchdogDefinition } from '../watchdog.ts';
 import type { AssetDescriber } from './assets.ts';
-import { outcomeOf } from './outcome.ts';
-import { charged, messageOf, type Subject, subjectsFor, throwIfAborted } from './shared.ts';
+import { outcomeOf, split } from './outcome.ts';
+import {
+  charged,
+  FETCH_CONCURRENCY,
+  mapLimited,
+  messageOf,
+  type Subject,
+  subjectsFor,
+  throwIfAborted,
+} from './shared.ts';
 
 export const TRANSFERS_SUBJECT = 'transfers';
 
@@ -23,53 +33,88 @@ export function createWhaleMovementCheck(
   const usd = (v: number) => `USD ${(v / 1e6).toFixed(v % 1e6 === 0 ? 0 : 1)}M`;
   return {
     name: 'whale_movement',
-    description: `Transfers above ${usd(detector.minUsd)} in a watched coin`,
+    description: `Trades and transfers above ${usd(detector.minUsd)} in a watched coin`,
     intervalMs: settings.intervalsMs.whale_movement,
     async check({ now, signal }): Promise<CheckOutcome> {
       const watched = subjectsFor(settings.symbols, marketData, 'quote');
-      // The first watched pair of each coin names its moves (BTC transfers are BTC/USDT's).
+      const crypto = watched.subjects.filter(
+        (s) => s.instrument.assetClass === 'crypto' && s.instrument.base,
+      );
+      // The first watched pair of each coin names its transfers (BTC transfers are BTC/USDT's).
       const byCoin = new Map<string, Subject>();
-      for (const s of watched.subjects) {
-        if (s.instrument.assetClass === 'crypto' && s.instrument.base && !byCoin.has(s.instrument.base))
-          byCoin.set(s.instrument.base, s);
+      for (const s of crypto) if (!byCoin.has(s.instrument.base!)) byCoin.set(s.instrument.base!, s);
+      const traded = crypto.filter((s) => marketData.supports('largeTrades', s.instrument));
+      const transfersOn = marketData.supports('transfers');
+      if (byCoin.size === 0) return outcomeOf({ subjects: [], gaps: watched.gaps }, [], [], describe);
+      if (!transfersOn && traded.length === 0) {
+        return {
+          findings: [],
+          checked: 1 + watched.gaps.length,
+          gaps: [
+            { subject: TRANSFERS_SUBJECT, error: 'no configured provider reports large transfers or trades' },
+            ...watched.gaps,
+          ],
+        };
       }
-      const subjects = [...byCoin.values()];
-      const scope = { subjects, gaps: watched.gaps };
-      if (subjects.length === 0) return outcomeOf(scope, [], [], describe);
-      // One feed serves every coin: when it cannot be read, nothing was looked at.
-      const feedGap = (error: string): CheckOutcome => ({
-        findings: [],
-        checked: 1 + watched.gaps.length,
-        gaps: [{ subject: TRANSFERS_SUBJECT, error }, ...watched.gaps],
-      });
-      if (!marketData.supports('transfers')) return feedGap('no configured provider reports large transfers');
       const since = new Date(now.getTime() - detector.windowMs);
-      let moves: LargeMove[];
-      try {
-        const transfers = (await charged(marketData, () => marketData.transfers(since, detector.minUsd)))
-          .value;
-        moves = transfers.flatMap((t) => {
-          const subject = byCoin.get(t.asset.toUpperCase());
-          if (!subject) return [];
-          return [
-            {
+
+      const tradeResults = await mapLimited(traded, FETCH_CONCURRENCY, signal, (s) =>
+        charged(marketData, () => marketData.largeTrades(s.instrument, since, detector.minUsd)),
+      );
+      const trades = split(traded, tradeResults);
+      const moves: LargeMove[] = trades.fetched.flatMap(({ subject, value }) =>
+        value.value.map((t) => ({
+          // Trade ids are unique per venue and pair only.
+          id: `${t.venue}:${t.symbol}:${t.id}`,
+          symbol: subject.symbol,
+          kind: 'trade' as const,
+          amount: t.quantity,
+          usdValue: t.usdValue,
+          time: t.time,
+          from: t.venue,
+        })),
+      );
+
+      // One feed serves every coin: when it cannot be read, no coin's transfers were looked at.
+      let transferGap: CheckGap | undefined;
+      if (transfersOn) {
+        try {
+          const transfers = (await charged(marketData, () => marketData.transfers(since, detector.minUsd)))
+            .value;
+          for (const t of transfers) {
+            const subject = byCoin.get(t.asset.toUpperCase());
+            if (!subject) continue;
+            moves.push({
               id: t.id,
               symbol: subject.symbol,
-              kind: 'transfer' as const,
+              kind: 'transfer',
               amount: t.amount,
               usdValue: t.usdValue,
               time: t.time,
               from: t.from,
               to: t.to,
-            },
-          ];
-        });
-      } catch (error) {
-        throwIfAborted(signal);
-        return feedGap(messageOf(error));
+            });
+          }
+        } catch (error) {
+          throwIfAborted(signal);
+          transferGap = { subject: TRANSFERS_SUBJECT, error: messageOf(error) };
+        }
       }
       throwIfAborted(signal);
-      return outcomeOf(scope, [], detectWhaleMovement({ now, moves }, detector), describe);
+
+      // Looked at: every pair whose trades were asked for, and every coin when transfers were read.
+      const looked = new Map(traded.map((s) => [s.symbol, s]));
+      if (transfersOn && !transferGap) for (const s of byCoin.values()) looked.set(s.symbol, s);
+      const findings = detectWhaleMovement({ now, moves }, detector);
+      const gaps = transferGap ? [transferGap, ...trades.gaps] : trades.gaps;
+      const outcome = outcomeOf(
+        { subjects: [...looked.values()], gaps: watched.gaps },
+        gaps,
+        findings,
+        describe,
+      );
+      // A failed transfer feed counts once, as the feed: all gaps still means nothing was seen.
+      return transferGap ? { ...outcome, checked: outcome.checked + 1 } : outcome;
     },
   };
 }

@@ -191,6 +191,7 @@ export function capableOf(capability: Capability, known: Known): boolean {
     case 'cryptoStats':
     case 'orderBook':
     case 'transfers':
+    case 'largeTrades':
       return assetClass === 'crypto';
     case 'funding':
       return assetClass === 'crypto' && known.coin?.stable === false;
