@@ -161,6 +161,20 @@ export const baseShape = {
   SMTP_PASSWORD: optionalString,
   SMTP_FROM_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
   CHAT_BOT_TOKEN: optionalString,
+  CHAT_API_BASE_URL: url('https://api.telegram.org'),
+  // Alerts: where deliveries may go besides public addresses (hosts or CIDRs), how long one attempt
+  // may take, how many attempts before a delivery fails, and the key that seals alert secrets.
+  ALERT_DELIVERY_ALLOWED_HOSTS: z.string().default('').transform(symbolList),
+  ALERT_DELIVERY_TIMEOUT_MS: int(10_000, 500, 120_000),
+  ALERT_DELIVERY_MAX_ATTEMPTS: int(6, 1, 20),
+  SECRETS_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+        error: 'must be 32 bytes: 64 hex characters or 44 base64 characters',
+      })
+      .optional(),
+  ),
 
   MARKET_DATA_PROVIDERS: z
     .string()

@@ -143,7 +143,15 @@ const configSchema = settingsSchema.transform((s) => ({
     password: s.SMTP_PASSWORD,
     fromEmail: s.SMTP_FROM_EMAIL,
   },
-  chat: { botToken: s.CHAT_BOT_TOKEN },
+  chat: { botToken: s.CHAT_BOT_TOKEN, apiBaseUrl: s.CHAT_API_BASE_URL },
+  alerts: {
+    /** Hosts and CIDRs deliveries may reach although they are private (local receivers, tests). */
+    allowedHosts: s.ALERT_DELIVERY_ALLOWED_HOSTS,
+    timeoutMs: s.ALERT_DELIVERY_TIMEOUT_MS,
+    maxAttempts: s.ALERT_DELIVERY_MAX_ATTEMPTS,
+    /** Unset: generated into the data directory on the embedded database; required with Postgres for secrets. */
+    secretsKey: s.SECRETS_KEY,
+  },
   marketData: {
     providers: s.MARKET_DATA_PROVIDERS,
     /** Upper bound for one provider call, retries included. */

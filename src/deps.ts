@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ApiKeyService } from './access/api-key.service.ts';
+import type { AlertsDomain } from './alerts/alerts.domain.ts';
+import { createAlerts } from './alerts/alerts.factory.ts';
 import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
 import { PriceHub } from './market-data/hub/price-hub.ts';
@@ -45,6 +47,8 @@ export interface AppDeps {
   readonly apiKeys: ApiKeyService;
   /** The eight watchdogs: their checks, health, operator commands and events. */
   readonly watchdogs: WatchdogService;
+  /** Alerts: rules, firing, delivery. */
+  readonly alerts: AlertsDomain;
 }
 
 export interface DepsOverrides {
@@ -99,6 +103,15 @@ export async function createDeps(
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
   const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), { clock });
   const serverInfo = new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID());
+  const watchdogs = createWatchdogs({
+    settings: watchdogSettings,
+    database,
+    jobs,
+    clock,
+    logger,
+    marketData,
+    registry: metrics.registry,
+  });
   return {
     config,
     logger,
@@ -127,15 +140,8 @@ export async function createDeps(
       logger: logger.child({ component: 'access' }),
       adminApiKey: config.auth.adminApiKey,
     }),
-    watchdogs: createWatchdogs({
-      settings: watchdogSettings,
-      database,
-      jobs,
-      clock,
-      logger,
-      marketData,
-      registry: metrics.registry,
-    }),
+    watchdogs,
+    alerts: createAlerts({ config, database, jobs, clock, logger, watchdogs, marketData }),
     toolCalls: overrides.toolCalls ?? {
       // Until analysis sessions exist, a call's session is only noted in the log.
       async record(call) {

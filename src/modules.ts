@@ -1,4 +1,5 @@
 import { accessModule } from './access/access.module.ts';
+import { alertsModule } from './alerts/alerts.module.ts';
 import type { AppDeps } from './deps.ts';
 import { fkDslModule } from './fk-dsl/fk-dsl.module.ts';
 import { marketDataModule } from './market-data/market-data.module.ts';
@@ -17,4 +18,5 @@ export const modules: readonly ModuleDefinition<AppDeps>[] = [
   marketDataModule,
   fkDslModule,
   watchdogsModule,
+  alertsModule,
 ];

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { alertInputSchema, issuesOf } from './alert.schema.ts';
+
+const minimal = {
+  alert_id: 'btc-crash',
+  name: 'BTC crash',
+  trigger: { type: 'watchdog_event', event_filter: { event_types: ['flash_crash'] } },
+  delivery_methods: ['webhook'],
+  webhook_config: { url: 'https://hooks.example.com/vigil' },
+};
+
+const fail = (body: unknown) => {
+  const parsed = alertInputSchema.safeParse(body);
+  expect(parsed.success).toBe(false);
+  return parsed.success ? [] : issuesOf(parsed.error);
+};
+
+describe('alertInputSchema', () => {
+  it('fills the documented defaults', () => {
+    const alert = alertInputSchema.parse(minimal);
+    expect(alert).toMatchObject({
+      enabled: true,
+      cooldown_seconds: 60,
+      description: '',
+      trigger: { event_filter: { event_types: ['flash_crash'], severities: [], assets: [], watchdogs: [] } },
+      webhook_config: { method: 'POST', headers: {} },
+    });
+    const email = alertInputSchema.parse({
+      ...minimal,
+      delivery_methods: ['email'],
+      email_config: { to_emails: ['ops@example.com'] },
+    });
+    expect(email.email_config).toMatchObject({ use_tls: true });
+  });
+
+  it('names each bad field', () => {
+    const issues = fail({
+      ...minimal,
+      alert_id: 'has space',
+      trigger: { type: 'watchdog_event', event_filter: { severities: ['urgent'] } },
+      delivery_methods: ['email', 'pigeon'],
+      cooldown_seconds: -1,
+    });
+    const fields = issues.map((i) => i.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'alert_id',
+        'trigger.event_filter.severities.0',
+        'delivery_methods.1',
+        'cooldown_seconds',
+      ]),
+    );
+  });
+
+  it('requires the config of every chosen method', () => {
+    expect(fail({ ...minimal, delivery_methods: ['webhook', 'chat'] })).toEqual([
+      { field: 'chat_config', message: 'is required for chat delivery' },
+    ]);
+  });
+
+  it('refuses unknown fields, headers Vigil sets, and non-http URLs', () => {
+    expect(fail({ ...minimal, colour: 'red' }).map((i) => i.field)).toContain('(body)');
+    expect(
+      fail({
+        ...minimal,
+        webhook_config: { url: 'https://x.example', headers: { 'X-Vigil-Signature': 'forged' } },
+      }).map((i) => i.field),
+    ).toEqual(['webhook_config.headers']);
+    expect(fail({ ...minimal, webhook_config: { url: 'file:///etc/passwd' } }).map((i) => i.field)).toEqual([
+      'webhook_config.url',
+    ]);
+  });
+
+  it('reads the threshold trigger kinds with their defaults', () => {
+    const price = alertInputSchema.parse({
+      ...minimal,
+      trigger: { type: 'price_threshold', symbol: 'btc/usdt', price_threshold: 100_000 },
+    });
+    expect(price.trigger).toEqual({
+      type: 'price_threshold',
+      symbol: 'BTC/USDT',
+      price_threshold: 100_000,
+      direction: 'above',
+      hysteresis_percent: 0.5,
+    });
+    expect(fail({ ...minimal, trigger: { type: 'sometimes' } }).map((i) => i.field)).toEqual([
+      'trigger.type',
+    ]);
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * An alert as clients write it (the compatibility shape, snake_case), checked field by field. The
+ * same schema checks the REST body, the GraphQL input (converted to this shape) and the MCP
+ * arguments, so a rule and its message are the same everywhere. Secrets are write-only: they are
+ * read here and never appear in anything this module returns.
+ */
+import { z } from 'zod';
+import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/detectors/types.ts';
+
+export const DELIVERY_METHODS = ['email', 'chat', 'webhook'] as const;
+export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+export const TRIGGER_TYPES = [
+  'watchdog_event',
+  'price_threshold',
+  'volume_threshold',
+  'custom_condition',
+] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export const DEFAULT_COOLDOWN_SECONDS = 60;
+export const MAX_COOLDOWN_SECONDS = 7 * 86_400;
+export const DEFAULT_SMTP_PORT = 587;
+/** Recipients, chat ids, headers, filter values: bounded so one alert cannot fan out without end. */
+export const MAX_LIST = 50;
+export const DEFAULT_HYSTERESIS_PERCENT = 0.5;
+export const DEFAULT_CHECK_INTERVAL_SECONDS = 60;
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+/** Headers Vigil sets itself: a custom header may not replace them. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'authorization',
+]);
+
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: `at most ${max} characters` });
+const secret = z.string().min(1, { error: 'must not be empty' }).max(4_096).nullable().optional();
+const list = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .max(MAX_LIST, { error: `at most ${MAX_LIST} entries` })
+    .default([]);
+const symbol = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .transform((s) => s.toUpperCase());
+const email = z.email({ error: 'must be an email address' });
+
+export const alertIdSchema = z.string().regex(ID_PATTERN, {
+  error: 'must be 1-64 letters, digits, _ . : - (starting with a letter or digit)',
+});
+
+const eventFilter = z
+  .strictObject({
+    event_types: list(z.enum(EVENT_TYPES, { error: `expected one of ${EVENT_TYPES.join(', ')}` })),
+    severities: list(z.enum(SEVERITIES, { error: `expected one of ${SEVERITIES.join(', ')}` })),
+    assets: list(symbol),
+    watchdogs: list(z.enum(WATCHDOG_NAMES, { error: `expected one of ${WATCHDOG_NAMES.join(', ')}` })),
+  })
+  .default({ event_types: [], severities: [], assets: [], watchdogs: [] });
+
+const trigger = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('watchdog_event'), event_filter: eventFilter }),
+    z.strictObject({
+      type: z.literal('price_threshold'),
+      symbol,
+      price_threshold: z.number().positive({ error: 'must be a positive price' }),
+      /** Fires when the price crosses the threshold in this direction. */
+      direction: z.enum(['above', 'below']).default('above'),
+      /** Re-arms once the price is back this far (percent of the threshold) on the other side. */
+      hysteresis_percent: z.number().min(0).max(50).default(DEFAULT_HYSTERESIS_PERCENT),
+    }),
+    z.strictObject({
+      type: z.literal('volume_threshold'),
+      symbol,
+      volume_threshold: z.number().positive({ error: 'must be a positive volume' }),
+    }),
+    z.strictObject({
+      type: z.literal('custom_condition'),
+      /** An FK-DSL statement whose result is true when the alert should fire. */
+      condition: z.string().trim().min(1).max(2_000),
+      check_interval_seconds: z.number().int().min(60).max(86_400).default(DEFAULT_CHECK_INTERVAL_SECONDS),
+    }),
+  ],
+  { error: `type must be one of ${TRIGGER_TYPES.join(', ')}` },
+);
+
+const emailConfig = z.strictObject({
+  smtp_host: text(253).min(1).optional(),
+  smtp_port: z.number().int().min(1).max(65_535).optional(),
+  smtp_user: text(320).min(1).optional(),
+  smtp_password: secret,
+  /** false: plain SMTP (a local relay); true: STARTTLS, or implicit TLS on port 465. */
+  use_tls: z.boolean().default(true),
+  from_email: email.optional(),
+  to_emails: z.array(email).min(1, { error: 'name at least one recipient' }).max(MAX_LIST),
+});
+
+const chatConfig = z.strictObject({
+  bot_token: secret,
+  chat_ids: z
+    .array(z.union([z.string().trim().min(1).max(64), z.number().int()]).transform(String))
+    .min(1, { error: 'name at least one chat id' })
+    .max(MAX_LIST),
+});
+
+const webhookConfig = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2_048),
+  method: z.enum(['POST', 'PUT']).default('POST'),
+  headers: z
+    .record(
+      z.string().regex(HEADER_NAME, { error: 'is not a header name' }),
+      z
+        .string()
+        .max(1_024)
+        .regex(/^[^\r\n]*$/, { error: 'must be one line' }),
+    )
+    .default({})
+    .refine((h) => Object.keys(h).length <= MAX_LIST, { error: `at most ${MAX_LIST} headers` })
+    .refine(
+      (h) => Object.keys(h).every((k) => !RESERVED_HEADERS.has(k.toLowerCase()) && !/^x-vigil-/i.test(k)),
+      { error: 'Host, Content-Length, Content-Type, Authorization and X-Vigil-* are set by Vigil' },
+    ),
+  auth_token: secret,
+  signing_secret: secret,
+});
+
+export const alertInputSchema = z
+  .strictObject({
+    alert_id: alertIdSchema,
+    name: text(200).min(1, { error: 'must not be empty' }),
+    description: text(2_000).default(''),
+    enabled: z.boolean().default(true),
+    trigger,
+    delivery_methods: z
+      .array(z.enum(DELIVERY_METHODS, { error: `expected one of ${DELIVERY_METHODS.join(', ')}` }))
+      .min(1, { error: 'name at least one delivery method' })
+      .max(DELIVERY_METHODS.length)
+      .refine((m) => new Set(m).size === m.length, { error: 'lists a method twice' }),
+    email_config: emailConfig.nullable().optional(),
+    chat_config: chatConfig.nullable().optional(),
+    webhook_config: webhookConfig.nullable().optional(),
+    cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
+  })
+  .superRefine((alert, ctx) => {
+    for (const method of alert.delivery_methods) {
+      const key = `${method}_config` as const;
+      if (!alert[key])
+        ctx.addIssue({ code: 'custom', path: [key], message: `is required for ${method} delivery` });
+    }
+  });
+
+export type AlertInput = z.output<typeof alertInputSchema>;
+export type AlertTrigger = AlertInput['trigger'];
+export type EventFilterInput = Extract<AlertTrigger, { type: 'watchdog_event' }>['event_filter'];
+
+export interface FieldIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** The issues of a failed parse, each naming its field as a dotted path (`email_config.to_emails.0`). */
+export function issuesOf(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.map(String).join('.') || '(body)',
+    message: issue.message,
+  }));
+}

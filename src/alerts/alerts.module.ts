@@ -1,0 +1,44 @@
+import { defineModule } from '../platform/module.ts';
+import type { AlertsDomain } from './alerts.domain.ts';
+import * as alertsTables from './alerts.sql.ts';
+import { deliverJob, evaluateJob } from './delivery.jobs.ts';
+
+/** What the alerts module needs from the app (the composition root wires these). */
+export interface AlertsDeps {
+  readonly alerts: AlertsDomain;
+}
+
+/**
+ * Alerts: rules on watchdog events (and price and volume thresholds), stored per owner, fired once
+ * per event across instances with a cooldown, delivered by email, chat and webhook with retries and
+ * a delivery record.
+ */
+export const alertsModule = defineModule<AlertsDeps>({
+  name: 'alerts',
+  tables: [alertsTables],
+  errors: {
+    SECRETS_KEY_REQUIRED: {
+      status: 503,
+      description:
+        'The alert holds a secret (a password or token) and the server has no SECRETS_KEY to seal it with (a Postgres server needs one; the embedded database generates its own).',
+    },
+    SECRETS_UNREADABLE: {
+      status: 500,
+      description: "An alert's stored secrets cannot be opened with this SECRETS_KEY (the key was changed).",
+    },
+  },
+  jobs: [
+    {
+      job: deliverJob,
+      handler: (deps) => (data) => deps.alerts.runDelivery(data.deliveryId),
+      work: { concurrency: 8, pollingIntervalSeconds: 1 },
+    },
+    {
+      job: evaluateJob,
+      handler: (deps) => () => deps.alerts.evaluateThresholds(),
+      cron: { expression: '* * * * *', data: {} },
+    },
+  ],
+  start: (deps) => deps.alerts.start(),
+  stop: (deps) => deps.alerts.stop(),
+});

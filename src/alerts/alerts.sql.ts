@@ -1,0 +1,121 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { DeliveryMethod } from './alert.schema.ts';
+
+/** What a client wrote, minus the secrets (kept sealed in `secrets`, see secrets.ts). */
+export interface StoredAlertConfig {
+  readonly trigger: Record<string, unknown>;
+  readonly email_config: Record<string, unknown> | null;
+  readonly chat_config: Record<string, unknown> | null;
+  readonly webhook_config: Record<string, unknown> | null;
+}
+
+/**
+ * Alerts, owned by the principal that created them. The id is the client's (`alert_id`), unique
+ * per owner. `last_triggered` is the cooldown clock: it is set in the transaction that fires, so
+ * the cooldown holds across restarts and instances.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    owner: text('owner').notNull(),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    enabled: boolean('enabled').notNull(),
+    triggerType: text('trigger_type').notNull(),
+    config: jsonb('config').$type<StoredAlertConfig>().notNull(),
+    deliveryMethods: jsonb('delivery_methods').$type<DeliveryMethod[]>().notNull(),
+    cooldownSeconds: integer('cooldown_seconds').notNull(),
+    /** AES-256-GCM sealed JSON of the write-only fields; null when there are none. */
+    secrets: text('secrets'),
+    /** Which secrets are set, so answers can say `has_password` without opening them. */
+    secretFields: jsonb('secret_fields').$type<string[]>().notNull(),
+    /** For threshold triggers: whether the condition must clear before it can fire again. */
+    armed: boolean('armed').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastTriggered: timestamp('last_triggered', { withTimezone: true, mode: 'date' }),
+    triggerCount: integer('trigger_count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.owner, t.id] }),
+    index('alerts_enabled_trigger_idx').on(t.enabled, t.triggerType),
+  ],
+);
+
+/**
+ * One row per (alert, event) that matched: the unique index is what makes an event fire an alert
+ * once however many instances heard it. `status` says whether it fired or the cooldown held it.
+ */
+export const alertFirings = pgTable(
+  'alert_firings',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner').notNull(),
+    alertId: text('alert_id').notNull(),
+    eventId: text('event_id').notNull(),
+    status: text('status').$type<'fired' | 'cooldown' | 'test'>().notNull(),
+    /** The event as delivered (the dashboard wire shape). */
+    event: jsonb('event').$type<Record<string, unknown>>().notNull(),
+    firedAt: timestamp('fired_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('alert_firings_once_idx').on(t.owner, t.alertId, t.eventId),
+    index('alert_firings_alert_idx').on(t.owner, t.alertId, t.firedAt.desc()),
+  ],
+);
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+
+/** One per method per firing; its id is the `X-Vigil-Delivery` header, the same on every retry. */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: text('id').primaryKey(),
+    firingId: text('firing_id').notNull(),
+    owner: text('owner').notNull(),
+    alertId: text('alert_id').notNull(),
+    method: text('method').$type<DeliveryMethod>().notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('alert_deliveries_alert_idx').on(t.owner, t.alertId, t.createdAt.desc()),
+    index('alert_deliveries_status_idx').on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/** The delivery record: one row per attempt. */
+export const alertDeliveryAttempts = pgTable(
+  'alert_delivery_attempts',
+  {
+    deliveryId: text('delivery_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    owner: text('owner').notNull(),
+    alertId: text('alert_id').notNull(),
+    method: text('method').$type<DeliveryMethod>().notNull(),
+    status: text('status').$type<'delivered' | 'retry' | 'failed'>().notNull(),
+    responseCode: integer('response_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    error: text('error'),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deliveryId, t.attempt] }),
+    index('alert_delivery_attempts_alert_idx').on(t.owner, t.alertId, t.attemptedAt.desc()),
+  ],
+);

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import {
+  chatText,
+  emailHtml,
+  emailSubject,
+  emailText,
+  escapeHtml,
+  escapeMarkdownV2,
+  eventLines,
+  webhookBody,
+} from './render.ts';
+import type { DeliveryContext } from './types.ts';
+
+const hostileContext = (overrides: Partial<DeliveryContext> = {}): DeliveryContext => ({
+  deliveryId: 'dlv-1',
+  attempt: 1,
+  alert: { id: 'a-1', name: 'Big <moves> & co.', description: 'Watch "it"' },
+  event: {
+    event_id: 'ev-9',
+    type: 'price_anomaly',
+    severity: 'high',
+    description: 'Price jumped 5.2% <script>alert(1)</script> & more!',
+    asset: { symbol: 'BRK.B', asset_type: 'equity' },
+    timestamp: '2025-01-02T03:04:05.000Z',
+    watchdog: 'price_anomaly',
+    data: { z_score: 4.5, note: 'a_b*c' },
+  },
+  now: new Date('2025-01-02T03:04:06Z'),
+  signal: new AbortController().signal,
+  test: false,
+  ...overrides,
+});
+
+describe('escapes', () => {
+  it('escapes HTML metacharacters', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+
+  it('escapes every MarkdownV2 reserved character, backslash included', () => {
+    const special = '_*[]()~`>#+-=|{}.!\\';
+    expect(escapeMarkdownV2(special)).toBe([...special].map((c) => `\\${c}`).join(''));
+    expect(escapeMarkdownV2('plain text 123')).toBe('plain text 123');
+  });
+});
+
+describe('email', () => {
+  it('has a subject naming severity, alert and symbol, on one line', () => {
+    expect(emailSubject(hostileContext())).toBe('[Vigil] HIGH: Big <moves> & co. (BRK.B)');
+    const ctx = hostileContext({ test: true, alert: { id: 'a', name: 'two\r\nlines', description: null } });
+    expect(emailSubject(ctx)).toBe('[Vigil test] HIGH: two lines (BRK.B)');
+  });
+
+  it('escapes every value in the HTML part', () => {
+    const html = emailHtml(hostileContext());
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; more!');
+    expect(html).toContain('<h2>Big &lt;moves&gt; &amp; co.</h2>');
+    expect(html).toContain('Watch &quot;it&quot;');
+  });
+
+  it('lists the event in the text part', () => {
+    const text = emailText(hostileContext());
+    expect(text).toContain('Alert: Big <moves> & co.');
+    expect(text).toContain('Symbol: BRK.B (equity)');
+    expect(text).toContain('z_score: 4.5');
+    expect(text).toContain('Delivery dlv-1');
+    expect(text.startsWith('Alert:')).toBe(true);
+    expect(emailText(hostileContext({ test: true }))).toMatch(/^This is a test message/);
+  });
+});
+
+describe('eventLines', () => {
+  it('bounds the data shown and keeps each value on one line', () => {
+    const data = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, `v\n${i}`]));
+    const lines = eventLines(hostileContext({ event: { ...hostileContext().event, data, asset: null } }));
+    expect(lines.filter(([label]) => label.startsWith('k'))).toHaveLength(20);
+    expect(lines.find(([label]) => label === 'k3')?.[1]).toBe('v 3');
+    expect(lines.some(([label]) => label === 'Symbol')).toBe(false);
+  });
+
+  it('renders an event stored without data', () => {
+    const event = { ...hostileContext().event, data: undefined as unknown as Record<string, unknown> };
+    expect(eventLines(hostileContext({ event })).map(([label]) => label)).toEqual([
+      'Severity',
+      'Type',
+      'Symbol',
+      'Watchdog',
+      'Time',
+      'Event id',
+    ]);
+  });
+});
+
+describe('chatText', () => {
+  it('leaves no reserved character unescaped outside its own markup', () => {
+    const text = chatText(hostileContext());
+    // Remove escaped pairs and the renderer's own bold markers; nothing reserved may remain.
+    const bare = text.replace(/\\./g, '').replace(/^\*[^*\n]*\* · \*[^*\n]*\*$/m, '');
+    expect(bare).not.toMatch(/[_*[\]()~`>#+\-=|{}.!\\]/);
+    expect(text).toContain('Price jumped 5\\.2% <script\\>alert\\(1\\)</script\\> & more\\!');
+    expect(text).toContain('*HIGH* · *Big <moves\\> & co\\.*');
+  });
+
+  it('marks a test message in italics', () => {
+    expect(chatText(hostileContext({ test: true }))).toMatch(/^_Test message: the alert did not fire\\._\n/);
+  });
+});
+
+describe('webhookBody', () => {
+  it('is the documented shape', () => {
+    const ctx = hostileContext({ test: true });
+    expect(JSON.parse(webhookBody(ctx))).toEqual({
+      alert_id: 'a-1',
+      alert_name: 'Big <moves> & co.',
+      event: ctx.event,
+      timestamp: '2025-01-02T03:04:06.000Z',
+      delivery_id: 'dlv-1',
+      test: true,
+    });
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The narrow interface between alert firing and the outside world: one adapter per delivery
+ * method (email.ts, chat.ts, webhook.ts), each `(target, ctx, options) => DeliveryOutcome`.
+ * Adapters never throw for a failed delivery; the outcome says whether another attempt can help.
+ */
+import type { AllowedHosts, Resolver } from './ssrf.ts';
+
+export interface DeliveryAlert {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+}
+
+/** The event as alerts see it: the dashboard event wire shape (spec 2.4 + watchdog, data). */
+export interface DeliveryEvent {
+  readonly event_id: string;
+  readonly type: string;
+  readonly severity: string;
+  readonly description: string;
+  readonly asset: { symbol: string; asset_type: string; [k: string]: unknown } | null;
+  readonly timestamp: string;
+  readonly watchdog: string | null;
+  readonly data: Record<string, unknown>;
+}
+
+export interface DeliveryContext {
+  /** Constant across the retries of one delivery (the receiver's idempotency key). */
+  readonly deliveryId: string;
+  /** 1-based. */
+  readonly attempt: number;
+  readonly alert: DeliveryAlert;
+  readonly event: DeliveryEvent;
+  /** The attempt's time (message timestamps, the webhook's X-Vigil-Timestamp, Retry-After dates). */
+  readonly now: Date;
+  /** Aborts the attempt (shutdown); an aborted attempt is a `retry`. */
+  readonly signal: AbortSignal;
+  /** true for a test-send */
+  readonly test: boolean;
+}
+
+export interface EmailTarget {
+  smtpHost: string;
+  smtpPort: number;
+  smtpUser?: string;
+  smtpPassword?: string;
+  /** false: plain SMTP (a local relay); true: TLS required (STARTTLS, or implicit TLS). */
+  useTls: boolean;
+  /** TLS from the first byte instead of STARTTLS; defaults to `smtpPort === 465`. */
+  implicitTls?: boolean;
+  fromEmail: string;
+  toEmails: string[];
+}
+
+export interface ChatTarget {
+  botToken: string;
+  chatIds: string[];
+  /** Without a trailing `/bot...`: `https://api.telegram.org`. */
+  apiBaseUrl: string;
+}
+
+export interface WebhookTarget {
+  url: string;
+  method: 'POST' | 'PUT';
+  headers: Record<string, string>;
+  authToken?: string;
+  signingSecret?: string;
+}
+
+export type DeliveryOutcome =
+  | { status: 'delivered'; responseCode: number | null; latencyMs: number; detail?: string }
+  | { status: 'retry'; responseCode: number | null; latencyMs: number; error: string; retryAfterMs?: number }
+  /** Permanent: no retry helps (a refused address, a 5xx SMTP reply, a 4xx from a receiver). */
+  | { status: 'failed'; responseCode: number | null; latencyMs: number; error: string };
+
+export interface DeliveryOptions {
+  /** Bound of one network exchange (connect, TLS, SMTP dialogue, one HTTP request). */
+  readonly timeoutMs: number;
+  /** ALERT_DELIVERY_ALLOWED_HOSTS, parsed with parseAllowedHosts. */
+  readonly allowedHosts: AllowedHosts;
+  /** DNS lookup (tests inject one); the system resolver by default. */
+  readonly resolver?: Resolver;
+  /** Monotonic milliseconds for latency; performance.now by default. */
+  readonly monotonic?: () => number;
+}
+
+export interface EmailOptions extends DeliveryOptions {
+  /** Extra trust anchors for the SMTP server's certificate (tests: a self-signed one). */
+  readonly tls?: { readonly ca?: string | Buffer };
+}

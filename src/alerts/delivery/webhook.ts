@@ -1,0 +1,143 @@
+/**
+ * Webhook delivery: POST or PUT of the JSON body documented at `webhookBody` (render.ts), with
+ * - `X-Vigil-Delivery`: the delivery id, the same on every retry (receivers deduplicate on it);
+ * - `X-Vigil-Timestamp`: the attempt's time in unix seconds;
+ * - `X-Vigil-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">` with the signing secret,
+ *   so a receiver can check origin and freshness (reject old timestamps to stop replays);
+ * - `Authorization: Bearer <authToken>` when an auth token is set.
+ * Custom headers are sent too, except the ones Vigil owns: Host, Content-Length, Content-Type,
+ * Transfer-Encoding, Connection, Authorization (when a token is set) and X-Vigil-*. Those, and
+ * malformed names or values, are dropped (the alert schema already refuses them on input; this
+ * is the last line for rows written before that rule).
+ *
+ * Redirects are not followed (the new address would escape the SSRF check): a 3xx fails, naming
+ * where it pointed. 2xx delivered; 408, 429 and 5xx retried (honouring Retry-After); other 4xx fail.
+ */
+import { createHmac } from 'node:crypto';
+import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
+import { pinnedRequest } from './pinned-http.ts';
+import { webhookBody } from './render.ts';
+import { createDeliveryGuard, type PinnedHost, ResolveFailure, SsrfRefusal } from './ssrf.ts';
+import type { DeliveryContext, DeliveryOptions, DeliveryOutcome, WebhookTarget } from './types.ts';
+
+const MAX_ANSWER_BYTES = 4 * 1024;
+const OWN_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+
+/** The signature header's value for `body` sent at `timestamp` (unix seconds). */
+export function signature(secret: string, timestamp: number, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+/** The headers of one request: custom ones first, then Vigil's own, which always win. */
+export function webhookHeaders(
+  target: WebhookTarget,
+  ctx: DeliveryContext,
+  body: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(target.headers)) {
+    const lower = name.toLowerCase();
+    if (OWN_HEADERS.has(lower) || lower.startsWith('x-vigil-')) continue;
+    if (lower === 'authorization' && target.authToken) continue;
+    if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value)) continue;
+    headers[lower] = value;
+  }
+  const timestamp = Math.floor(ctx.now.getTime() / 1_000);
+  headers['content-type'] = 'application/json';
+  headers['user-agent'] ??= 'vigil-alerts';
+  headers['x-vigil-delivery'] = ctx.deliveryId;
+  headers['x-vigil-timestamp'] = String(timestamp);
+  if (target.signingSecret) headers['x-vigil-signature'] = signature(target.signingSecret, timestamp, body);
+  if (target.authToken) headers.authorization = `Bearer ${target.authToken}`;
+  return headers;
+}
+
+export function sendWebhook(
+  target: WebhookTarget,
+  ctx: DeliveryContext,
+  options: DeliveryOptions,
+): Promise<DeliveryOutcome> {
+  const secrets = [target.authToken, target.signingSecret];
+  return deliver(target, ctx, options).then((outcome) => redactOutcome(outcome, secrets));
+}
+
+async function deliver(
+  target: WebhookTarget,
+  ctx: DeliveryContext,
+  options: DeliveryOptions,
+): Promise<DeliveryOutcome> {
+  const clock = options.monotonic ?? (() => performance.now());
+  const started = clock();
+  const elapsed = () => Math.round(clock() - started);
+  const fail = (error: string): DeliveryOutcome => ({
+    status: 'failed',
+    responseCode: null,
+    latencyMs: elapsed(),
+    error,
+  });
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    return fail('webhook URL is not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('webhook URL must be http(s)');
+  if (url.username || url.password)
+    return fail('webhook URL must not carry credentials; use auth_token or headers');
+  if (target.method !== 'POST' && target.method !== 'PUT') return fail('webhook method must be POST or PUT');
+
+  let pinned: PinnedHost;
+  try {
+    pinned = await createDeliveryGuard(options.allowedHosts, options.resolver).check(url.hostname);
+  } catch (error) {
+    if (error instanceof SsrfRefusal) return fail(`webhook ${error.message}`);
+    if (error instanceof ResolveFailure) {
+      return {
+        status: 'retry',
+        responseCode: null,
+        latencyMs: elapsed(),
+        error: `webhook: ${error.message}`,
+      };
+    }
+    throw error;
+  }
+  const body = webhookBody(ctx);
+  try {
+    const response = await pinnedRequest(pinned, url, {
+      method: target.method,
+      headers: webhookHeaders(target, ctx, body),
+      body,
+      timeoutMs: options.timeoutMs,
+      signal: ctx.signal,
+      maxBodyBytes: MAX_ANSWER_BYTES,
+    });
+    const latencyMs = elapsed();
+    if (response.status >= 300 && response.status < 400) {
+      const location = String(response.headers.location ?? '').slice(0, 200);
+      return {
+        status: 'failed',
+        responseCode: response.status,
+        latencyMs,
+        error: `the receiver redirected (HTTP ${response.status}${location ? ` to ${location}` : ''}); redirects are not followed`,
+      };
+    }
+    const outcome = httpOutcome(
+      response.status,
+      latencyMs,
+      `the receiver at ${url.host}`,
+      parseRetryAfter(response.headers['retry-after'], ctx.now),
+    );
+    const excerpt = response.body.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (outcome.status === 'delivered' || !excerpt) return outcome;
+    return { ...outcome, error: `${outcome.error}: ${excerpt}` };
+  } catch (error) {
+    return {
+      status: 'retry',
+      responseCode: null,
+      latencyMs: elapsed(),
+      error: `webhook: ${networkReason(error)}`,
+    };
+  }
+}

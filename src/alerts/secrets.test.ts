@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { keyFromFile, parseSecretsKey, SecretBox } from './secrets.ts';
+
+describe('SecretBox', () => {
+  const box = new SecretBox(randomBytes(32));
+
+  it('seals and opens, with a fresh nonce each time and no plain text in the sealed value', () => {
+    const a = box.seal('k1:alert', { bot_token: '123:abc', signing_secret: 'shh' })!;
+    const b = box.seal('k1:alert', { bot_token: '123:abc', signing_secret: 'shh' })!;
+    expect(a).not.toBe(b);
+    expect(a).not.toMatch(/123:abc|shh/);
+    expect(box.open('k1:alert', a)).toEqual({ bot_token: '123:abc', signing_secret: 'shh' });
+    expect(box.seal('k1:alert', { bot_token: undefined })).toBeNull();
+    expect(box.open('k1:alert', null)).toEqual({});
+  });
+
+  it('refuses a sealed value moved to another alert, or opened with another key', () => {
+    const sealed = box.seal('k1:alert', { auth_token: 't' })!;
+    expect(() => box.open('k2:alert', sealed)).toThrow(/cannot be decrypted/);
+    expect(() => new SecretBox(randomBytes(32)).open('k1:alert', sealed)).toThrow(/cannot be decrypted/);
+  });
+
+  it('without a key, refuses to seal a secret (and seals nothing fine)', () => {
+    const none = new SecretBox(undefined);
+    expect(none.seal('k1:a', {})).toBeNull();
+    expect(() => none.seal('k1:a', { smtp_password: 'p' })).toThrow(
+      expect.objectContaining({ code: 'SECRETS_KEY_REQUIRED' }),
+    );
+  });
+});
+
+describe('keys', () => {
+  it('reads 64 hex or 44 base64 characters, and nothing else', () => {
+    const key = randomBytes(32);
+    expect(parseSecretsKey(key.toString('hex'))).toEqual(key);
+    expect(parseSecretsKey(key.toString('base64'))).toEqual(key);
+    expect(() => parseSecretsKey('short')).toThrow(/32 bytes/);
+  });
+
+  it('generates a key file once, readable by its owner only, and reads it back', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-secrets-'));
+    try {
+      const path = join(dir, 'nested', 'secrets.key');
+      const key = keyFromFile(path);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(keyFromFile(path)).toEqual(key);
+      expect(readFileSync(path, 'utf8').trim()).toBe(key.toString('hex'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
