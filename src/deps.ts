@@ -3,9 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { ApiKeyService } from './access/api-key.service.ts';
 import type { AlertsDomain } from './alerts/alerts.domain.ts';
 import { createAlerts } from './alerts/alerts.factory.ts';
+import type { ConditionPort } from './alerts/conditions.ts';
 import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
 import { PriceHub } from './market-data/hub/price-hub.ts';
+import { parseInstrument } from './market-data/instruments.ts';
 import { MarketDataService } from './market-data/market-data.service.ts';
 import type { MarketDataProvider } from './market-data/providers/provider.ts';
 import { createProviders } from './market-data/providers/registry.ts';
@@ -103,6 +105,15 @@ export async function createDeps(
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
   const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), { clock });
   const serverInfo = new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID());
+  const fkDsl = new FkDslService(
+    database.db,
+    jobs,
+    marketData,
+    clock,
+    logger.child({ component: 'fk-dsl' }),
+    config.fkDsl,
+    serverInfo,
+  );
   const watchdogs = createWatchdogs({
     settings: watchdogSettings,
     database,
@@ -125,15 +136,7 @@ export async function createDeps(
     priceStreams: new PriceStreams(priceHub, marketData, logger.child({ component: 'price-streams' }), () =>
       metrics.rateLimited('websocket'),
     ),
-    fkDsl: new FkDslService(
-      database.db,
-      jobs,
-      marketData,
-      clock,
-      logger.child({ component: 'fk-dsl' }),
-      config.fkDsl,
-      serverInfo,
-    ),
+    fkDsl,
     apiKeys: new ApiKeyService({
       database,
       clock,
@@ -141,7 +144,16 @@ export async function createDeps(
       adminApiKey: config.auth.adminApiKey,
     }),
     watchdogs,
-    alerts: createAlerts({ config, database, jobs, clock, logger, watchdogs, marketData }),
+    alerts: createAlerts({
+      config,
+      database,
+      jobs,
+      clock,
+      logger,
+      watchdogs,
+      marketData,
+      conditions: fkDslConditions(fkDsl, marketData),
+    }),
     toolCalls: overrides.toolCalls ?? {
       // Until analysis sessions exist, a call's session is only noted in the log.
       async record(call) {
@@ -152,4 +164,41 @@ export async function createDeps(
       },
     },
   };
+}
+
+/**
+ * Custom alert conditions on the FK-DSL: one SCAN statement, within the cost and deadline limits of
+ * any query, run with the alerts' upstream share; the condition holds when the scan matches.
+ */
+function fkDslConditions(fkDsl: FkDslService, marketData: MarketDataService): ConditionPort {
+  const scanOnly = (query: string) => {
+    const program = fkDsl.compile(query);
+    if (program.statements.length !== 1 || program.statements[0]!.kind !== 'scan') {
+      throw new Error('must be one FK-DSL SCAN statement (SCAN <universe> WHERE ...)');
+    }
+  };
+  return {
+    check: scanOnly,
+    async matches(condition) {
+      scanOnly(condition);
+      const result = await marketData.withinOperation('alerts', () => fkDsl.execute(condition));
+      const [outcome] = result.statements;
+      if (!outcome || 'error' in outcome)
+        throw new Error(outcome && 'error' in outcome ? outcome.error.message : 'no result');
+      if (outcome.kind !== 'scan') throw new Error('the condition is not a SCAN');
+      return outcome.matches.map((m) => ({
+        symbol: m.symbol,
+        assetType: assetClassOf(m.symbol),
+        values: m.values,
+      }));
+    },
+  };
+}
+
+function assetClassOf(symbol: string): string {
+  try {
+    return parseInstrument(symbol).assetClass;
+  } catch {
+    return 'unknown';
+  }
 }

@@ -175,6 +175,44 @@ describe('alerts end to end', () => {
     expect((await t.app.deps.alerts.store.get(anyone, 'btc-crash')).trigger_count).toBe(1);
   }, 30_000);
 
+  it('custom conditions: one FK-DSL SCAN, checked at write, firing when it starts to match', async () => {
+    const store = t.app.deps.alerts.store;
+    const condition = (c: string) => ({
+      alert_id: 'scan',
+      name: 'scan',
+      trigger: { type: 'custom_condition', condition: c },
+      delivery_methods: ['webhook'],
+      webhook_config: { url: receiver.url },
+      cooldown_seconds: 0,
+    });
+    await expect(store.create(anyone, condition('SCAN [BTC/USDT] WHERE'))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENTS',
+      details: { field: 'trigger.condition' },
+    });
+    await expect(store.create(anyone, condition('EVALUATE BTC/USDT: RSI(14)'))).rejects.toMatchObject({
+      details: {
+        issues: [{ field: 'trigger.condition', message: expect.stringMatching(/one FK-DSL SCAN/) }],
+      },
+    });
+    await store.create(anyone, condition('SCAN [BTC/USDT, ETH/USDT] WHERE RSI < 101'));
+    const before = receiver.received.length;
+    // The minute job's work, run now (the check interval of 60 s divides every minute).
+    await t.app.deps.alerts.evaluateScheduled();
+    const [sent] = (await receiver.until(before + 1)).slice(before);
+    expect(JSON.parse(sent!.body)).toMatchObject({
+      alert_id: 'scan',
+      event: {
+        type: 'custom_condition',
+        watchdog: null,
+        data: { matches: [{ symbol: 'BTC/USDT' }, { symbol: 'ETH/USDT' }] },
+      },
+    });
+    // Still matching: it does not fire again until a check finds no match.
+    await t.app.deps.alerts.evaluateScheduled();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received.length).toBe(before + 1);
+  }, 30_000);
+
   it('test-send delivers now, even when disabled, and answers per method', async () => {
     await t.app.deps.alerts.store.setEnabled(anyone, 'btc-crash', false);
     const before = receiver.received.length;

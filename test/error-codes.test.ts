@@ -25,7 +25,8 @@ const src = fileURLToPath(new URL('../src', import.meta.url));
 const OTHER_VOCABULARIES: Readonly<Record<string, string>> = {
   'market-data/markets.ts': 'market codes (US, UK, ...)',
   'market-data/providers/simulated/macro.ts': 'macro series codes (CPI, GDP, ...)',
-  'alerts/delivery/pinned-http.ts': "Node's DNS error codes (ENOTFOUND), which the HTTP client reads from a lookup",
+  'alerts/delivery/pinned-http.ts':
+    "Node's DNS error codes (ENOTFOUND), which the HTTP client reads from a lookup",
   'market-data/streams/':
     "the price streams' `error_code` messages, a vocabulary of their own kept from the original (SUBSCRIPTION_ERROR, INVALID_JSON, ...)",
 };

@@ -18,6 +18,7 @@ import {
   alerts,
   type StoredAlertConfig,
 } from './alerts.sql.ts';
+import type { ConditionPort } from './conditions.ts';
 import { type AlertSecrets, SECRET_FIELDS, type SecretBox } from './secrets.ts';
 
 export interface AlertServiceOptions {
@@ -25,6 +26,8 @@ export interface AlertServiceOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly secrets: SecretBox;
+  /** Checks a custom condition when one is written (the FK-DSL, through its port). */
+  readonly conditions?: Pick<ConditionPort, 'check'>;
 }
 
 /** The body does not fit the schema (422 on REST, `details.issues` lists every problem). */
@@ -63,6 +66,14 @@ export class AlertService {
   parse(body: unknown): AlertInput {
     const parsed = alertInputSchema.safeParse(body);
     if (!parsed.success) throw new InvalidAlertError(issuesOf(parsed.error));
+    const { trigger } = parsed.data;
+    if (trigger.type === 'custom_condition' && this.#o.conditions) {
+      try {
+        this.#o.conditions.check(trigger.condition);
+      } catch (error) {
+        throw new InvalidAlertError([{ field: 'trigger.condition', message: (error as Error).message }]);
+      }
+    }
     return parsed.data;
   }
 

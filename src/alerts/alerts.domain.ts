@@ -10,6 +10,7 @@ import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import type { AlertService } from './alert.service.ts';
 import { alertDeliveries, alertDeliveryAttempts, alertFirings } from './alerts.sql.ts';
+import type { ConditionEvaluator } from './conditions.ts';
 import { deliverJob } from './delivery.jobs.ts';
 import type { AttemptOutcome, Deliverer, DeliveryRunner } from './delivery.runner.ts';
 import type { AlertEvent, AlertFiring } from './firing.ts';
@@ -38,6 +39,7 @@ export interface AlertsDomainOptions {
   readonly deliver: Deliverer;
   readonly events: EventSource;
   readonly thresholds: ThresholdEvaluator;
+  readonly conditions: ConditionEvaluator;
 }
 
 export class AlertsDomain {
@@ -65,9 +67,13 @@ export class AlertsDomain {
     this.#stop = undefined;
   }
 
-  /** One round of the price and volume threshold alerts (the minute job). */
-  evaluateThresholds(): Promise<number> {
-    return this.#o.thresholds.evaluate();
+  /** One round of the scheduled triggers: price and volume thresholds, due custom conditions (the minute job). */
+  async evaluateScheduled(): Promise<number> {
+    const [thresholds, conditions] = await Promise.all([
+      this.#o.thresholds.evaluate(),
+      this.#o.conditions.evaluate(),
+    ]);
+    return thresholds + conditions;
   }
 
   runDelivery(deliveryId: string) {

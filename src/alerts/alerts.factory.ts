@@ -9,6 +9,7 @@ import { parseEventQuery } from '../watchdogs/event-filter.ts';
 import type { WatchdogsApi } from '../watchdogs/watchdogs-api.ts';
 import { AlertService } from './alert.service.ts';
 import { AlertsDomain } from './alerts.domain.ts';
+import { ConditionEvaluator, type ConditionPort } from './conditions.ts';
 import { createDeliverer } from './deliverer.ts';
 import { parseAllowedHosts } from './delivery/ssrf.ts';
 import { DeliveryRunner } from './delivery.runner.ts';
@@ -44,6 +45,8 @@ export interface AlertsFactoryDeps {
   readonly watchdogs: Pick<WatchdogsApi, 'subscribe'>;
   /** Quotes for price and volume thresholds. */
   readonly marketData: MarketDataService;
+  /** The FK-DSL, for custom conditions. */
+  readonly conditions: ConditionPort;
 }
 
 /** The key that seals alert secrets: SECRETS_KEY, else (embedded database only) a generated key file. */
@@ -61,6 +64,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     clock: deps.clock,
     logger,
     secrets: new SecretBox(secretsKeyFor(config)),
+    conditions: deps.conditions,
   });
   const deliver = createDeliverer(store, {
     smtp: config.smtp,
@@ -95,6 +99,13 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
       clock: deps.clock,
       logger,
       marketData: deps.marketData,
+      firing,
+    }),
+    conditions: new ConditionEvaluator({
+      db: deps.database.db,
+      clock: deps.clock,
+      logger,
+      port: deps.conditions,
       firing,
     }),
     events: (listener) =>

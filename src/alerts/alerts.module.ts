@@ -35,7 +35,7 @@ export const alertsModule = defineModule<AlertsDeps>({
     },
     {
       job: evaluateJob,
-      handler: (deps) => () => deps.alerts.evaluateThresholds(),
+      handler: (deps) => () => deps.alerts.evaluateScheduled(),
       cron: { expression: '* * * * *', data: {} },
     },
   ],
