@@ -10,6 +10,7 @@ import {
   type AttemptRequest,
   backoffMs,
   DeliveryRunner,
+  recoverDeliveries,
 } from '../src/alerts/delivery.runner.ts';
 import { type AlertEvent, AlertFiring } from '../src/alerts/firing.ts';
 import { SecretBox } from '../src/alerts/secrets.ts';
@@ -86,6 +87,7 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
       logger,
       alerts: store,
       maxAttempts: 3,
+      attemptTimeoutMs: 10_000,
       random: () => 0.5,
       deliver: async (request) => {
         requests.push(request);
@@ -225,6 +227,27 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
       error: "Bad Request: can't parse entities",
     });
     expect(await runner.run(pending[1]!.id)).toBe('failed');
+  });
+
+  it('one attempt at a time; an attempt cut short by a dead worker is resumed by the recovery sweep', async () => {
+    const alert = await store.row(owner, 'a1');
+    await clock.advance(120_000);
+    expect(await firing.fire(alert, event('e-crash'))).toBe('fired');
+    const [delivery] = (await deliveriesOf('a1')).filter((d) => d.owner === 'k1' && d.status === 'pending');
+    // A worker took it and died: the claim stays.
+    await handle.db
+      .update(alertDeliveries)
+      .set({ status: 'sending', claimedAt: clock.now() })
+      .where(eq(alertDeliveries.id, delivery!.id));
+    expect(await runner.run(delivery!.id)).toBe('done');
+    const sweep = () => recoverDeliveries(runner, { database: handle, jobs, clock, logger });
+    const queued = await jobs.queueSize(deliverJob);
+    expect(await sweep()).toBe(0);
+    await clock.advance(runner.staleClaimMs + 1);
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await jobs.queueSize(deliverJob)).toBeGreaterThan(queued);
+    expect(await runner.run(delivery!.id)).toBe('delivered');
+    expect(requests.at(-1)).toMatchObject({ deliveryId: delivery!.id, attempt: 1 });
   });
 
   it('backs off exponentially with jitter, capped, and honours Retry-After up to an hour', () => {

@@ -12,7 +12,12 @@ import type { AlertService } from './alert.service.ts';
 import { alertDeliveries, alertDeliveryAttempts, alertFirings } from './alerts.sql.ts';
 import type { ConditionEvaluator } from './conditions.ts';
 import { deliverJob } from './delivery.jobs.ts';
-import type { AttemptOutcome, Deliverer, DeliveryRunner } from './delivery.runner.ts';
+import {
+  type AttemptOutcome,
+  type Deliverer,
+  type DeliveryRunner,
+  recoverDeliveries,
+} from './delivery.runner.ts';
 import type { AlertEvent, AlertFiring } from './firing.ts';
 import type { ThresholdEvaluator } from './thresholds.ts';
 
@@ -57,6 +62,7 @@ export class AlertsDomain {
   /** Listens to watchdog events (every instance does; the firing table makes each fire once). */
   async start(): Promise<void> {
     await this.#o.jobs.ensureQueue(deliverJob);
+    await this.recoverDeliveries();
     this.#stop ??= this.#o.events(async (event) => {
       await this.#o.firing.onWatchdogEvent(event);
     });
@@ -72,8 +78,17 @@ export class AlertsDomain {
     const [thresholds, conditions] = await Promise.all([
       this.#o.thresholds.evaluate(),
       this.#o.conditions.evaluate(),
+      this.recoverDeliveries(),
     ]);
     return thresholds + conditions;
+  }
+
+  /**
+   * Re-sends the jobs of deliveries whose attempt was cut short (its worker died: the claim went
+   * stale) or whose due retry was never taken; runs at start and with every minute job.
+   */
+  recoverDeliveries(): Promise<number> {
+    return recoverDeliveries(this.#o.runner, this.#o);
   }
 
   runDelivery(deliveryId: string) {

@@ -83,6 +83,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     alerts: store,
     deliver,
     maxAttempts: config.alerts.maxAttempts,
+    attemptTimeoutMs: config.alerts.timeoutMs,
   });
   const everything = parseEventQuery({});
   return new AlertsDomain({

@@ -75,7 +75,7 @@ export const alertFirings = pgTable(
   ],
 );
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+export type DeliveryStatus = 'pending' | 'sending' | 'retrying' | 'delivered' | 'failed';
 
 /** One per method per firing; its id is the `X-Vigil-Delivery` header, the same on every retry. */
 export const alertDeliveries = pgTable(
@@ -92,6 +92,8 @@ export const alertDeliveries = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    /** When an attempt took the delivery (`sending`); an old claim is an attempt whose worker died. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('alert_deliveries_alert_idx').on(t.owner, t.alertId, t.createdAt.desc()),

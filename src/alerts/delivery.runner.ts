@@ -5,7 +5,7 @@
  * with jitter), or wait what the receiver's Retry-After asked (capped at an hour); after
  * ALERT_DELIVERY_MAX_ATTEMPTS attempts the delivery is `failed`.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
@@ -57,6 +57,8 @@ export interface DeliveryRunnerOptions {
   readonly alerts: AlertService;
   readonly deliver: Deliverer;
   readonly maxAttempts: number;
+  /** ALERT_DELIVERY_TIMEOUT_MS: the longest one attempt's exchange may take. */
+  readonly attemptTimeoutMs: number;
   /** Jitter source (tests pin it). */
   readonly random?: () => number;
 }
@@ -80,10 +82,33 @@ export class DeliveryRunner {
     this.#o = options;
   }
 
+  /** How long an attempt may hold a delivery before it counts as abandoned (its worker died). */
+  get staleClaimMs(): number {
+    return 2 * this.#o.attemptTimeoutMs + 30_000;
+  }
+
   async run(deliveryId: string): Promise<'delivered' | 'retrying' | 'failed' | 'done'> {
     const db = this.#o.database.db;
-    const [delivery] = await db.select().from(alertDeliveries).where(eq(alertDeliveries.id, deliveryId));
-    if (!delivery || delivery.status === 'delivered' || delivery.status === 'failed') return 'done';
+    const claimedAt = this.#o.clock.now();
+    // Taking the delivery: only one attempt runs at a time, whichever jobs ask (a recovered one, a
+    // retry); a claim older than an attempt can last was left by a worker that died.
+    const [delivery] = await db
+      .update(alertDeliveries)
+      .set({ status: 'sending', claimedAt })
+      .where(
+        and(
+          eq(alertDeliveries.id, deliveryId),
+          or(
+            inArray(alertDeliveries.status, ['pending', 'retrying']),
+            and(
+              eq(alertDeliveries.status, 'sending'),
+              lt(alertDeliveries.claimedAt, new Date(claimedAt.getTime() - this.staleClaimMs)),
+            ),
+          ),
+        ),
+      )
+      .returning();
+    if (!delivery) return 'done';
     const [alert] = await db
       .select()
       .from(alerts)
@@ -155,7 +180,14 @@ export class DeliveryRunner {
         .onConflictDoNothing();
       await tx
         .update(alertDeliveries)
-        .set({ status, attempts: attempt, lastError: error, updatedAt: now, nextAttemptAt: next })
+        .set({
+          status,
+          attempts: attempt,
+          lastError: error,
+          updatedAt: now,
+          nextAttemptAt: next,
+          claimedAt: null,
+        })
         .where(eq(alertDeliveries.id, deliveryId));
       if (next) await this.#o.jobs.send(deliverJob, { deliveryId }, { tx, startAfter: next });
     });
@@ -175,6 +207,40 @@ export class DeliveryRunner {
     return status;
   }
 }
+
+/** Deliveries recovered per sweep at most (the rest wait for the next minute). */
+const RECOVER_BATCH = 500;
+
+export async function recoverDeliveries(
+  runner: DeliveryRunner,
+  o: Pick<DeliveryRunnerOptions, 'database' | 'jobs' | 'clock' | 'logger'>,
+): Promise<number> {
+  const now = o.clock.now().getTime();
+  const stale = new Date(now - runner.staleClaimMs);
+  // A due retry whose job has not run a minute after its time was lost with its instance.
+  const lost = new Date(now - LOST_JOB_MS);
+  const rows = await o.database.db
+    .select({ id: alertDeliveries.id })
+    .from(alertDeliveries)
+    .where(
+      or(
+        and(eq(alertDeliveries.status, 'sending'), lt(alertDeliveries.claimedAt, stale)),
+        and(eq(alertDeliveries.status, 'retrying'), lt(alertDeliveries.nextAttemptAt, lost)),
+        and(
+          eq(alertDeliveries.status, 'pending'),
+          isNull(alertDeliveries.nextAttemptAt),
+          lt(alertDeliveries.createdAt, lost),
+        ),
+      ),
+    )
+    .limit(RECOVER_BATCH);
+  for (const { id } of rows) await o.jobs.send(deliverJob, { deliveryId: id });
+  if (rows.length > 0) o.logger.info({ deliveries: rows.length }, 'alert deliveries resumed');
+  return rows.length;
+}
+
+/** A due delivery whose job has not taken it this long after it was due is re-sent. */
+export const LOST_JOB_MS = 2 * 60_000;
 
 function truncate(text: string): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
