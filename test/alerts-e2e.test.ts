@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousPrincipal } from '../src/platform/access/principal.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
@@ -211,6 +212,71 @@ describe('alerts end to end', () => {
     await t.app.deps.alerts.evaluateScheduled();
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received.length).toBe(before + 1);
+  }, 30_000);
+
+  it('email: a real SMTP server receives the message, with login, escaped HTML and the right content', async () => {
+    const received: Array<{ raw: string; user: unknown; to: string[] }> = [];
+    const server = new SMTPServer({
+      logger: false,
+      disableReverseLookup: true,
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      onAuth(auth, _session, callback) {
+        if (auth.username === 'vigil' && auth.password === 'smtp-pass-123')
+          return callback(null, { user: 'vigil' });
+        return callback(new Error('bad login'));
+      },
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          received.push({
+            raw: Buffer.concat(chunks).toString(),
+            user: session.user,
+            to: session.envelope.rcptTo.map((r) => r.address),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as AddressInfo).port;
+    try {
+      const view = await t.app.deps.alerts.store.create(anyone, {
+        alert_id: 'mail',
+        name: 'Mail <ops>',
+        trigger: { type: 'watchdog_event', event_filter: { severities: ['critical'] } },
+        delivery_methods: ['email'],
+        email_config: {
+          smtp_host: '127.0.0.1',
+          smtp_port: port,
+          use_tls: false,
+          smtp_user: 'vigil',
+          smtp_password: 'smtp-pass-123',
+          from_email: 'vigil@example.com',
+          to_emails: ['ops@example.com', 'desk@example.com'],
+        },
+        cooldown_seconds: 0,
+      });
+      expect(JSON.stringify(view)).not.toContain('smtp-pass-123');
+      expect(view.email_config).toMatchObject({ has_password: true, smtp_port: port });
+      await publish(event({ symbol: 'SOL/USDT', asset: { symbol: 'SOL/USDT', assetType: 'crypto' } }));
+      for (let i = 0; i < 400 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      const [mail] = received;
+      expect(mail).toBeDefined();
+      expect(mail!.user).toBe('vigil');
+      expect(mail!.to.sort()).toEqual(['desk@example.com', 'ops@example.com']);
+      expect(mail!.raw).toMatch(/^Subject: .*CRITICAL.*Mail <ops>.*SOL\/USDT/im);
+      expect(mail!.raw).toContain('&lt;b&gt;&amp;&lt;/b&gt;');
+      for (let i = 0; i < 100 && !(await t.app.deps.alerts.store.deliveries(anyone, 'mail')).length; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect((await t.app.deps.alerts.store.deliveries(anyone, 'mail')).map((r) => r.status)).toEqual([
+        'delivered',
+      ]);
+      expect(JSON.stringify(record)).not.toContain('smtp-pass-123');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   }, 30_000);
 
   it('test-send delivers now, even when disabled, and answers per method', async () => {
