@@ -1,9 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousPrincipal } from '../src/platform/access/principal.ts';
+import { loggerOptions } from '../src/platform/observability/logger.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
@@ -80,8 +82,12 @@ describe('alerts end to end', () => {
   let receiver: Receiver;
   let publish: (e: NewWatchdogEvent) => Promise<{ id: string }>;
 
+  /** Every log line the app writes, at debug level, through the production log options. */
+  const logs: string[] = [];
+  const logger = pino(loggerOptions('debug'), { write: (line: string) => void logs.push(line) });
+
   const start = async () => {
-    t = await createTestApp({ listen: true, database, env: ENV });
+    t = await createTestApp({ listen: true, database, env: ENV, overrides: { logger } });
     const bus = new WatchdogEventBus({
       database: t.app.deps.database,
       clock: t.app.deps.clock,
@@ -287,5 +293,10 @@ describe('alerts end to end', () => {
     ]);
     const [sent] = await receiver.until(before + 1).then((r) => r.slice(before));
     expect(JSON.parse(sent!.body)).toMatchObject({ alert_id: 'btc-crash', test: true });
+  });
+  it('logged something, and never a secret', () => {
+    expect(logs.length).toBeGreaterThan(10);
+    const text = logs.join('\n');
+    for (const secret of [SECRET, 'smtp-pass-123']) expect(text).not.toContain(secret);
   });
 });

@@ -12,6 +12,38 @@ export interface LoggerOptions {
 
 export const DEFAULT_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Everything about a log line but where it goes: level, fields, and the redaction of secret-named
+ * fields (tests build a logger on a memory stream with the same options, to read what would be logged).
+ */
+export function loggerOptions(
+  level: pino.LevelWithSilent,
+  base?: Record<string, unknown>,
+): pino.LoggerOptions {
+  return {
+    level,
+    base: { service: 'vigil', ...base },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    serializers: { err: serializeError },
+    redact: {
+      paths: [
+        '*.password',
+        '*.smtp_password',
+        '*.bot_token',
+        '*.auth_token',
+        '*.signing_secret',
+        '*.smtpPassword',
+        '*.botToken',
+        '*.authToken',
+        '*.signingSecret',
+        '*.apiKey',
+        'req.headers["x-api-key"]',
+      ],
+      censor: '<redacted>',
+    },
+  };
+}
+
 /** At exit, how long the last synchronous flush may wait for a stderr that does not drain. */
 const EXIT_FLUSH_MS = 1_000;
 
@@ -49,31 +81,7 @@ export function createLogger(level: pino.LevelWithSilent, options: LoggerOptions
   // A failing log destination must never take the server down (EPIPE is handled by pino).
   destination.on('error', () => {});
 
-  const logger = pino(
-    {
-      level,
-      base: { service: 'vigil', ...options.base },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      serializers: { err: serializeError },
-      redact: {
-        paths: [
-          '*.password',
-          '*.smtp_password',
-          '*.bot_token',
-          '*.auth_token',
-          '*.signing_secret',
-          '*.smtpPassword',
-          '*.botToken',
-          '*.authToken',
-          '*.signingSecret',
-          '*.apiKey',
-          'req.headers["x-api-key"]',
-        ],
-        censor: '<redacted>',
-      },
-    },
-    destination,
-  );
+  const logger = pino(loggerOptions(level, options.base), destination);
 
   let dropped = 0;
   destination.on('drop', () => {
