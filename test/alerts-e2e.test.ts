@@ -9,6 +9,7 @@ import { loggerOptions } from '../src/platform/observability/logger.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
+import { ManualClock } from './support/manual-clock.ts';
 
 /**
  * Alerts end to end: a watchdog event committed by any instance fires the matching alert once,
@@ -24,6 +25,8 @@ class Receiver {
   readonly received: Received[] = [];
   /** Status codes to answer, in order; 200 once they are used up. */
   readonly script: number[] = [];
+  /** While set, requests are answered only once it resolves. */
+  hold: Promise<void> | undefined;
   #server: Server | undefined;
   url = '';
 
@@ -31,8 +34,9 @@ class Receiver {
     this.#server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (c) => chunks.push(c));
-      request.on('end', () => {
+      request.on('end', async () => {
         this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString() });
+        if (this.hold) await this.hold;
         const status = this.script.shift() ?? 200;
         response.writeHead(status, status === 503 ? { 'retry-after': '1' } : {});
         response.end(status === 200 ? '{"ok":true}' : 'busy');
@@ -294,6 +298,44 @@ describe('alerts end to end', () => {
     const [sent] = await receiver.until(before + 1).then((r) => r.slice(before));
     expect(JSON.parse(sent!.body)).toMatchObject({ alert_id: 'btc-crash', test: true });
   });
+  it('an attempt cut short by a stopped process is resumed by the next one, with the same delivery id', async () => {
+    // The receiver holds the next request open: the instance stops while its attempt waits.
+    let release: (() => void) | undefined;
+    const hung = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    receiver.hold = hung;
+    const before = receiver.received.length;
+    await t.app.deps.alerts.store.create(anyone, {
+      alert_id: 'resume',
+      name: 'resume',
+      trigger: { type: 'watchdog_event', event_filter: { event_types: ['exchange_outage'] } },
+      delivery_methods: ['webhook'],
+      webhook_config: { url: receiver.url },
+      cooldown_seconds: 0,
+    });
+    await publish(
+      event({ watchdog: 'exchange_outage', eventType: 'exchange_outage', symbol: null, asset: null }),
+    );
+    await receiver.until(before + 1);
+    await t.close();
+    receiver.hold = undefined;
+    // The next instance starts later than the claim can last: its start-up sweep resumes the delivery.
+    const later = new ManualClock(Date.now() + 10 * 60_000);
+    t = await createTestApp({ listen: true, database, env: ENV, overrides: { logger, clock: later } });
+    const [cut, resumed] = (await receiver.until(before + 2)).slice(before);
+    release?.();
+    expect(resumed!.headers['x-vigil-delivery']).toBe(cut!.headers['x-vigil-delivery']);
+    for (let i = 0; i < 100; i++) {
+      const record = await t.app.deps.alerts.store.deliveries(anyone, 'resume');
+      if (record.some((r) => r.status === 'delivered')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect((await t.app.deps.alerts.store.deliveries(anyone, 'resume')).map((r) => r.status)).toEqual([
+      'delivered',
+    ]);
+  }, 60_000);
+
   it('logged something, and never a secret', () => {
     expect(logs.length).toBeGreaterThan(10);
     const text = logs.join('\n');

@@ -71,6 +71,7 @@ export class AlertsDomain {
   stop(): void {
     this.#stop?.();
     this.#stop = undefined;
+    this.#o.runner.stop();
   }
 
   /** One round of the scheduled triggers: price and volume thresholds, due custom conditions (the minute job). */

@@ -1,6 +1,12 @@
 import { defineModule } from '../platform/module.ts';
+import * as alertDeliveriesGraphql from './alert-deliveries.graphql.ts';
+import * as alertInputsGraphql from './alert-inputs.graphql.ts';
+import * as alertTypesGraphql from './alert-types.graphql.ts';
 import type { AlertsDomain } from './alerts.domain.ts';
+import * as alertsGraphql from './alerts.graphql.ts';
+import { alertsRoutes } from './alerts.routes.ts';
 import * as alertsTables from './alerts.sql.ts';
+import { alertsTools } from './alerts.tools.ts';
 import { deliverJob, evaluateJob } from './delivery.jobs.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
@@ -11,10 +17,12 @@ export interface AlertsDeps {
 /**
  * Alerts: rules on watchdog events (and price and volume thresholds), stored per owner, fired once
  * per event across instances with a cooldown, delivered by email, chat and webhook with retries and
- * a delivery record.
+ * a delivery record. Surfaces: GraphQL queries and mutations, the /api/alerts routes and the alert
+ * tools (GraphQL documents run as the caller).
  */
 export const alertsModule = defineModule<AlertsDeps>({
   name: 'alerts',
+  graphql: [alertTypesGraphql, alertDeliveriesGraphql, alertInputsGraphql, alertsGraphql],
   tables: [alertsTables],
   errors: {
     SECRETS_KEY_REQUIRED: {
@@ -27,6 +35,8 @@ export const alertsModule = defineModule<AlertsDeps>({
       description: "An alert's stored secrets cannot be opened with this SECRETS_KEY (the key was changed).",
     },
   },
+  tools: alertsTools,
+  routes: alertsRoutes(),
   jobs: [
     {
       job: deliverJob,

@@ -34,6 +34,8 @@ export function createDeliverer(store: AlertService, settings: DelivererSettings
     const secrets = store.secretsOf(alert);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), settings.options.timeoutMs + 1_000);
+    const stop = () => controller.abort();
+    request.signal?.addEventListener('abort', stop, { once: true });
     const ctx: DeliveryContext = {
       deliveryId: request.deliveryId,
       attempt: request.attempt,
@@ -98,6 +100,7 @@ export function createDeliverer(store: AlertService, settings: DelivererSettings
       }
     } finally {
       clearTimeout(timer);
+      request.signal?.removeEventListener('abort', stop);
     }
   };
 }

@@ -44,6 +44,8 @@ export interface AttemptRequest {
   readonly alert: AlertRow;
   readonly event: Record<string, unknown>;
   readonly test: boolean;
+  /** Aborted when the instance stops: the attempt ends at once and is not recorded. */
+  readonly signal?: AbortSignal;
 }
 
 /** Sends one attempt by one method (the adapters in delivery/); never throws for a failed delivery. */
@@ -77,6 +79,8 @@ export function backoffMs(
 
 export class DeliveryRunner {
   readonly #o: DeliveryRunnerOptions;
+  readonly #running = new Set<AbortController>();
+  #stopped = false;
 
   constructor(options: DeliveryRunnerOptions) {
     this.#o = options;
@@ -87,7 +91,17 @@ export class DeliveryRunner {
     return 2 * this.#o.attemptTimeoutMs + 30_000;
   }
 
+  /**
+   * Ends the attempts under way: their claims stay, and the next sweep (on this instance's next
+   * start, or another instance's minute) resumes them once stale.
+   */
+  stop(): void {
+    this.#stopped = true;
+    for (const controller of this.#running) controller.abort(new Error('the instance is stopping'));
+  }
+
   async run(deliveryId: string): Promise<'delivered' | 'retrying' | 'failed' | 'done'> {
+    if (this.#stopped) return 'done';
     const db = this.#o.database.db;
     const claimedAt = this.#o.clock.now();
     // Taking the delivery: only one attempt runs at a time, whichever jobs ask (a recovered one, a
@@ -120,6 +134,8 @@ export class DeliveryRunner {
     if (!alert || !firing) {
       outcome = { status: 'failed', responseCode: null, latencyMs: 0, error: 'the alert was deleted' };
     } else {
+      const controller = new AbortController();
+      this.#running.add(controller);
       try {
         outcome = await this.#o.deliver({
           deliveryId,
@@ -128,6 +144,7 @@ export class DeliveryRunner {
           alert,
           event: firing.event,
           test: firing.status === 'test',
+          signal: controller.signal,
         });
       } catch (error) {
         // An adapter's own bug or an unreadable secret: recorded like any failure, and retried.
@@ -137,7 +154,10 @@ export class DeliveryRunner {
           latencyMs: this.#o.clock.now().getTime() - started.getTime(),
           error: (error as Error)?.message || String(error),
         };
+      } finally {
+        this.#running.delete(controller);
       }
+      if (this.#stopped) return 'done';
     }
     const exhausted = outcome.status === 'retry' && attempt >= this.#o.maxAttempts;
     const status =

@@ -1,0 +1,204 @@
+import { AppError, isAppError, ValidationError } from '../platform/errors.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from '../platform/http/body.ts';
+import type { RouteContext, RouteHandler } from '../platform/http/http-routes.ts';
+import { errorResponse, json } from '../platform/http/responses.ts';
+import type { HostInfo, ModuleRoute } from '../platform/module.ts';
+import { type RouteOperation, runRouteOperation } from '../platform/rest/operation-route.ts';
+import {
+  ALERT_DELIVERIES,
+  CREATE_ALERT,
+  DELETE_ALERT,
+  DISABLE_ALERT,
+  ENABLE_ALERT,
+  GET_ALERT,
+  LIST_ALERTS,
+  REPLACE_ALERT,
+  TEST_ALERT,
+} from './alerts.documents.ts';
+import { MAX_DELIVERY_LIMIT } from './alerts.graphql.ts';
+import { alertVariables, alertWire, attemptWire, checkedWireAlert } from './alerts.wire.ts';
+
+/**
+ * The alerts' HTTP routes, at the paths existing clients call (/api/alerts...). Each runs a GraphQL
+ * operation through the operation runner as the caller (same validation, scopes, rate limits and
+ * error codes as `/graphql`) and maps its data to the snake_case wire. Errors are the REST error
+ * body with the status of their code: 422 with `details.issues` for an invalid alert, 400 naming
+ * the field for a duplicate or mismatched id, 404 for an alert that is unknown or someone else's.
+ */
+
+type Json = Record<string, unknown>;
+type Build = (host: HostInfo) => RouteHandler;
+
+/** A handler that runs one operation and maps its data; a thrown domain error is rendered as REST. */
+function operationRoute<Data>(
+  operation: (request: Request, context: RouteContext) => RouteOperation | Promise<RouteOperation>,
+  respond: (data: Data, context: RouteContext) => Response,
+): Build {
+  return (host) => async (request, context) => {
+    let op: RouteOperation;
+    try {
+      op = await operation(request, context);
+    } catch (error) {
+      if (isAppError(error)) return errorResponse(error, host.errors);
+      throw error;
+    }
+    const outcome = await runRouteOperation<Data>(host, op, request, context);
+    return outcome.ok ? respond(outcome.data, context) : outcome.response;
+  };
+}
+
+/** The JSON object body, bounded; refused as 400, 413 or 415 like the tool routes' bodies. */
+async function body(request: Request): Promise<Json> {
+  const read = await readJsonObject(request, { limitBytes: DEFAULT_BODY_LIMIT_BYTES, emptyAsObject: false });
+  if (!read.ok) throw new AppError(read.failure.code, read.failure.message, read.failure.details);
+  return read.value;
+}
+
+const pathId = (context: RouteContext) => ({ alert_id: context.params.alert_id ?? '' });
+
+function booleanParam(search: URLSearchParams, name: string): boolean | undefined {
+  const raw = search.get(name);
+  if (raw === null || raw === '') return undefined;
+  if (/^(true|1)$/i.test(raw)) return true;
+  if (/^(false|0)$/i.test(raw)) return false;
+  throw new ValidationError(name, 'must be true or false');
+}
+
+function limitParam(search: URLSearchParams): number | undefined {
+  const raw = search.get('limit');
+  if (raw === null || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_DELIVERY_LIMIT)
+    throw new ValidationError('limit', `must be a whole number from 1 to ${MAX_DELIVERY_LIMIT}`);
+  return n;
+}
+
+const create = operationRoute<{ createAlert: Json }>(
+  async (request) => ({
+    document: CREATE_ALERT,
+    variables: alertVariables(checkedWireAlert(await body(request))),
+  }),
+  (data) => json(alertWire(data.createAlert), 201),
+);
+
+const list = operationRoute<{ alerts: Json[] }>(
+  (request) => {
+    const enabledOnly = booleanParam(new URL(request.url).searchParams, 'enabled_only');
+    return {
+      document: LIST_ALERTS,
+      variables: enabledOnly === undefined ? {} : { enabled_only: enabledOnly },
+    };
+  },
+  (data) => json(data.alerts.map(alertWire)),
+);
+
+const get = operationRoute<{ alert: Json }>(
+  (_request, context) => ({ document: GET_ALERT, variables: pathId(context) }),
+  (data) => json(alertWire(data.alert)),
+);
+
+const replace = operationRoute<{ updateAlert: Json }>(
+  async (request, context) => {
+    const { alert_id } = pathId(context);
+    const given = await body(request);
+    // A body without alert_id is the path's alert; one naming another id is refused (400).
+    const alert = checkedWireAlert(given.alert_id === undefined ? { ...given, alert_id } : given);
+    return {
+      document: REPLACE_ALERT,
+      variables: { ...alertVariables(alert), alert_id, body_alert_id: alert.alert_id },
+    };
+  },
+  (data) => json(alertWire(data.updateAlert)),
+);
+
+const remove = operationRoute<{ deleteAlert: string }>(
+  (_request, context) => ({ document: DELETE_ALERT, variables: pathId(context) }),
+  (data) => json({ status: 'deleted', alert_id: data.deleteAlert }),
+);
+
+function switchRoute(enabled: boolean): Build {
+  const field = enabled ? 'enableAlert' : 'disableAlert';
+  return operationRoute<Record<string, Json>>(
+    (_request, context) => ({ document: enabled ? ENABLE_ALERT : DISABLE_ALERT, variables: pathId(context) }),
+    (data) => {
+      const alert = alertWire(data[field]!);
+      return json({ status: enabled ? 'enabled' : 'disabled', alert_id: alert.alert_id, alert });
+    },
+  );
+}
+
+const test = operationRoute<{ testAlert: { alertId: string; results: Json[] } }>(
+  (_request, context) => ({ document: TEST_ALERT, variables: pathId(context) }),
+  (data) => json({ alert_id: data.testAlert.alertId, results: data.testAlert.results.map(attemptWire) }),
+);
+
+const deliveries = operationRoute<{ alertDeliveries: Json[] }>(
+  (request, context) => {
+    const limit = limitParam(new URL(request.url).searchParams);
+    return { document: ALERT_DELIVERIES, variables: { ...pathId(context), ...(limit ? { limit } : {}) } };
+  },
+  (data) => json(data.alertDeliveries.map(attemptWire)),
+);
+
+export function alertsRoutes<Deps>(): ModuleRoute<Deps>[] {
+  const route = (
+    methods: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    build: Build,
+    summary: string,
+  ): ModuleRoute<Deps> => ({
+    methods,
+    path,
+    summary,
+    handler: (_deps, host) => build(host),
+    // The operation checks the scope again; the route refuses early, before reading a body.
+    access: methods === 'GET' ? 'read' : 'write',
+  });
+  const one = '/api/alerts/:alert_id';
+  return [
+    route(
+      'POST',
+      '/api/alerts',
+      create,
+      'Create an alert (body: the alert, snake_case): 201 with it, secrets as has_* flags; 422 naming invalid fields, 400 for an id in use.',
+    ),
+    route(
+      'GET',
+      '/api/alerts',
+      list,
+      "The caller's alerts, oldest first (?enabled_only=true for enabled ones).",
+    ),
+    route('GET', one, get, 'One alert (404 if unknown or not the caller’s).'),
+    route(
+      'PUT',
+      one,
+      replace,
+      'Replace an alert whole (body: the alert; alert_id may be left out, else must match the path). A secret left out is kept, null removes it.',
+    ),
+    route('DELETE', one, remove, 'Delete an alert and its records: {"status":"deleted","alert_id"}.'),
+    route(
+      'POST',
+      `${one}/enable`,
+      switchRoute(true),
+      'Enable an alert: {"status":"enabled","alert_id","alert"}.',
+    ),
+    route(
+      'POST',
+      `${one}/disable`,
+      switchRoute(false),
+      'Disable an alert: {"status":"disabled","alert_id","alert"}.',
+    ),
+    route(
+      'POST',
+      `${one}/test`,
+      test,
+      'Send a sample event by each method now: {alert_id, results:[{method, delivery_id, status, response_code, latency_ms, error}]}.',
+    ),
+    route(
+      'GET',
+      `${one}/deliveries`,
+      deliveries,
+      `Delivery attempts, newest first (?limit=1..${MAX_DELIVERY_LIMIT}, default 100).`,
+    ),
+  ];
+}
