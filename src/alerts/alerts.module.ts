@@ -41,7 +41,8 @@ export const alertsModule = defineModule<AlertsDeps>({
     {
       job: deliverJob,
       handler: (deps) => (data) => deps.alerts.runDelivery(data.deliveryId),
-      work: { concurrency: 8, pollingIntervalSeconds: 1 },
+      // Deliveries mostly wait on the network: more workers than cores.
+      work: { concurrency: 16, pollingIntervalSeconds: 1 },
     },
     {
       job: evaluateJob,

@@ -9,7 +9,7 @@
  * The cooldown lives in the alert's row, so it holds across restarts and instances.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle, Transaction } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
@@ -52,97 +52,119 @@ export class AlertFiring {
 
   /**
    * Every enabled `watchdog_event` alert whose filter the event passes, and that existed when the
-   * event occurred, fires (once per event).
+   * event occurred, fires (once per event). All of them in one transaction, with one statement per
+   * step, however many alerts match.
    */
   async onWatchdogEvent(event: AlertEvent): Promise<number> {
     const candidates = await this.#o.database.db
       .select()
       .from(alerts)
       .where(and(eq(alerts.enabled, true), eq(alerts.triggerType, 'watchdog_event')));
-    let fired = 0;
     const occurred = Date.parse(event.timestamp);
-    for (const alert of candidates) {
-      // An alert watches what happens from its creation on, not events that were already under way.
-      if (occurred < alert.createdAt.getTime()) continue;
-      const filter = (alert.config.trigger as { event_filter: EventFilterInput }).event_filter;
-      if (!matchesFilter(filter, event)) continue;
-      try {
-        if ((await this.fire(alert, event)) === 'fired') fired++;
-      } catch (error) {
-        this.#o.logger.warn(
-          { err: error, alertId: alert.id, eventId: event.event_id },
-          'alert could not fire',
-        );
-      }
+    // An alert watches what happens from its creation on, not events that were already under way.
+    const matched = candidates.filter(
+      (alert) =>
+        occurred >= alert.createdAt.getTime() &&
+        matchesFilter((alert.config.trigger as { event_filter: EventFilterInput }).event_filter, event),
+    );
+    if (matched.length === 0) return 0;
+    try {
+      const outcomes = await this.fireAll(matched, event);
+      return [...outcomes.values()].filter((o) => o === 'fired').length;
+    } catch (error) {
+      this.#o.logger.warn(
+        { err: error, eventId: event.event_id, alerts: matched.length },
+        'alerts could not fire',
+      );
+      return 0;
     }
-    return fired;
   }
 
   /** Fires `alert` for `event` (see the file comment); returns what happened. */
   async fire(alert: AlertRow, event: AlertEvent): Promise<FireOutcome> {
+    return (await this.fireAll([alert], event)).get(keyOf(alert)) ?? 'duplicate';
+  }
+
+  /** Fires each alert for `event` in one transaction; the outcome per alert (`owner\0id`). */
+  async fireAll(matched: readonly AlertRow[], event: AlertEvent): Promise<Map<string, FireOutcome>> {
     const now = this.#o.clock.now();
     return this.#o.database.db.transaction(async (tx) => {
-      const firingId = randomUUID();
-      const [claimed] = await tx
+      const outcomes = new Map<string, FireOutcome>(matched.map((a) => [keyOf(a), 'duplicate']));
+      const claimed = await tx
         .insert(alertFirings)
-        .values({
-          id: firingId,
-          owner: alert.owner,
-          alertId: alert.id,
-          eventId: event.event_id,
-          status: 'fired',
-          event: event as Record<string, unknown>,
-          firedAt: now,
-        })
+        .values(
+          matched.map((a) => ({
+            id: randomUUID(),
+            owner: a.owner,
+            alertId: a.id,
+            eventId: event.event_id,
+            status: 'fired' as const,
+            event: event as Record<string, unknown>,
+            firedAt: now,
+          })),
+        )
         .onConflictDoNothing()
-        .returning({ id: alertFirings.id });
-      if (!claimed) return 'duplicate';
-      const cutoff = new Date(now.getTime() - alert.cooldownSeconds * 1_000);
-      const [taken] = await tx
+        .returning({ id: alertFirings.id, owner: alertFirings.owner, alertId: alertFirings.alertId });
+      if (claimed.length === 0) return outcomes;
+      const firingOf = new Map(claimed.map((c) => [keyOf({ owner: c.owner, id: c.alertId }), c.id]));
+      // The cooldown, taken where it has passed: each alert's own `cooldown_seconds`.
+      const taken = await tx
         .update(alerts)
         .set({ lastTriggered: now, triggerCount: sql`${alerts.triggerCount} + 1` })
         .where(
           and(
-            eq(alerts.owner, alert.owner),
-            eq(alerts.id, alert.id),
             eq(alerts.enabled, true),
-            or(isNull(alerts.lastTriggered), lte(alerts.lastTriggered, cutoff)),
+            or(...claimed.map((c) => and(eq(alerts.owner, c.owner), eq(alerts.id, c.alertId)))),
+            or(
+              isNull(alerts.lastTriggered),
+              lte(
+                alerts.lastTriggered,
+                sql`${now.toISOString()}::timestamptz - make_interval(secs => ${alerts.cooldownSeconds})`,
+              ),
+            ),
           ),
         )
-        .returning({ methods: alerts.deliveryMethods, enabled: alerts.enabled });
-      if (!taken) {
-        await tx.update(alertFirings).set({ status: 'cooldown' }).where(eq(alertFirings.id, firingId));
-        return 'cooldown';
+        .returning({ owner: alerts.owner, id: alerts.id, methods: alerts.deliveryMethods });
+      const fired = new Set(taken.map(keyOf));
+      const cooling = claimed.filter((c) => !fired.has(keyOf({ owner: c.owner, id: c.alertId })));
+      if (cooling.length > 0) {
+        await tx
+          .update(alertFirings)
+          .set({ status: 'cooldown' })
+          .where(
+            inArray(
+              alertFirings.id,
+              cooling.map((c) => c.id),
+            ),
+          );
       }
-      await this.enqueueDeliveries(tx, alert, firingId, taken.methods, now);
-      return 'fired';
+      for (const c of claimed) outcomes.set(keyOf({ owner: c.owner, id: c.alertId }), 'cooldown');
+      const deliveries = taken.flatMap((t) =>
+        t.methods.map((method) => ({
+          id: randomUUID(),
+          firingId: firingOf.get(keyOf(t))!,
+          owner: t.owner,
+          alertId: t.id,
+          method,
+          status: 'pending' as const,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      );
+      if (deliveries.length > 0) {
+        await tx.insert(alertDeliveries).values(deliveries);
+        await this.#o.jobs.sendMany(
+          deliverJob,
+          deliveries.map((d) => ({ deliveryId: d.id })),
+          { tx },
+        );
+      }
+      for (const t of taken) outcomes.set(keyOf(t), 'fired');
+      return outcomes;
     });
   }
+}
 
-  /** One delivery (and its job) per method, in the caller's transaction. */
-  async enqueueDeliveries(
-    tx: Transaction,
-    alert: Pick<AlertRow, 'owner' | 'id'>,
-    firingId: string,
-    methods: readonly AlertRow['deliveryMethods'][number][],
-    now: Date,
-  ): Promise<string[]> {
-    const ids: string[] = [];
-    for (const method of methods) {
-      const id = randomUUID();
-      await tx.insert(alertDeliveries).values({
-        id,
-        firingId,
-        owner: alert.owner,
-        alertId: alert.id,
-        method,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
-      });
-      await this.#o.jobs.send(deliverJob, { deliveryId: id }, { tx });
-      ids.push(id);
-    }
-    return ids;
-  }
+function keyOf(alert: { readonly owner: string; readonly id: string }): string {
+  return `${alert.owner}\u0000${alert.id}`;
 }

@@ -113,6 +113,30 @@ export class Jobs {
     });
   }
 
+  /**
+   * Enqueues many jobs of one kind in one statement (in `tx` when given: they exist only if it
+   * commits). Queue defaults apply (retries, expiry); no singletons or start times.
+   */
+  async sendMany<J extends JobDefinition>(
+    job: J,
+    inputs: readonly JobInput<J>[],
+    options: { readonly tx?: Executor } = {},
+  ): Promise<void> {
+    if (inputs.length === 0) return;
+    const { tx } = options;
+    if (tx && !this.#queues.has(job.name)) {
+      throw new Error(
+        `job ${job.name} has no queue yet: register it (work, schedule or ensureQueue) before sending it in a transaction`,
+      );
+    }
+    await this.#ensureQueue(job);
+    const { retentionDays: _r, ...defaults } = sendDefaults(job) as Record<string, unknown>;
+    await this.#boss.insert(
+      inputs.map((input) => ({ name: job.name, data: parsePayload(job, input) as object, ...defaults })),
+      tx ? { db: transactionBossDb(tx) } : {},
+    );
+  }
+
   async work<J extends JobDefinition>(
     job: J,
     handler: JobHandler<J>,
@@ -121,20 +145,28 @@ export class Jobs {
     await this.#ensureQueue(job);
     const workers = Math.max(1, options.concurrency ?? 1);
     for (let i = 0; i < workers; i++) {
-      await this.#boss.work<unknown>(
+      // pg-boss waits a whole polling interval after every fetch, even one that found a job; a
+      // worker that just ran a job asks again at once instead, so a busy queue drains at the speed
+      // of its handlers and the interval only paces an empty one.
+      let workerId: string | undefined;
+      workerId = await this.#boss.work<unknown>(
         job.name,
         { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
         async ([raw]) => {
           if (!raw) return;
-          let data: JobData<J>;
           try {
-            data = parsePayload(job, raw.data);
-          } catch (error) {
-            // Retrying cannot make a malformed payload valid; it fails loudly and lands in `failed`.
-            this.#logger.error({ err: error, job: job.name, id: raw.id }, 'job payload failed validation');
-            throw error;
+            let data: JobData<J>;
+            try {
+              data = parsePayload(job, raw.data);
+            } catch (error) {
+              // Retrying cannot make a malformed payload valid; it fails loudly and lands in `failed`.
+              this.#logger.error({ err: error, job: job.name, id: raw.id }, 'job payload failed validation');
+              throw error;
+            }
+            return await handler(data, { id: raw.id, name: raw.name });
+          } finally {
+            if (workerId && this.#state === 'started') this.#boss.notifyWorker(workerId);
           }
-          return handler(data, { id: raw.id, name: raw.name });
         },
       );
     }
