@@ -123,11 +123,14 @@ export class DeliveryRunner {
       )
       .returning();
     if (!delivery) return 'done';
-    const [alert] = await db
-      .select()
-      .from(alerts)
-      .where(and(eq(alerts.owner, delivery.owner), eq(alerts.id, delivery.alertId)));
-    const [firing] = await db.select().from(alertFirings).where(eq(alertFirings.id, delivery.firingId));
+    // The firing and its alert in one round trip (the alert may have been deleted meanwhile).
+    const [found] = await db
+      .select({ firing: alertFirings, alert: alerts })
+      .from(alertFirings)
+      .leftJoin(alerts, and(eq(alerts.owner, alertFirings.owner), eq(alerts.id, alertFirings.alertId)))
+      .where(eq(alertFirings.id, delivery.firingId));
+    const firing = found?.firing;
+    const alert = found?.alert ?? undefined;
     const attempt = delivery.attempts + 1;
     const started = this.#o.clock.now();
     let outcome: AttemptOutcome;
