@@ -72,7 +72,7 @@ export class ConditionEvaluator {
   async #one(alert: AlertRow, trigger: CustomTrigger, now: Date): Promise<boolean> {
     const found = await this.#o.port.matches(trigger.condition, alert.owner);
     const holds = found.length > 0;
-    const armed = holds ? false : true;
+    const armed = !holds;
     if (armed !== alert.armed) {
       await this.#o.db
         .update(alerts)

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
-import type { DatabaseHandle, Transaction } from '../platform/db/database.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import type { EventFilterInput } from './alert.schema.ts';

@@ -16,7 +16,7 @@
 import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
 import { pinnedRequest } from './pinned-http.ts';
 import { chatText } from './render.ts';
-import { createDeliveryGuard, type PinnedHost, ResolveFailure, SsrfRefusal } from './ssrf.ts';
+import { guardHost, type PinnedHost } from './ssrf.ts';
 import type { ChatTarget, DeliveryContext, DeliveryOptions, DeliveryOutcome } from './types.ts';
 
 const MAX_ANSWER_BYTES = 16 * 1024;
@@ -52,28 +52,9 @@ async function deliver(
   if (target.chatIds.length === 0) {
     return { status: 'failed', responseCode: null, latencyMs: 0, error: 'no chat ids to send to' };
   }
-  let pinned: PinnedHost;
-  try {
-    pinned = await createDeliveryGuard(options.allowedHosts, options.resolver).check(base.hostname);
-  } catch (error) {
-    if (error instanceof SsrfRefusal) {
-      return {
-        status: 'failed',
-        responseCode: null,
-        latencyMs: elapsed(),
-        error: `chat API ${error.message}`,
-      };
-    }
-    if (error instanceof ResolveFailure) {
-      return {
-        status: 'retry',
-        responseCode: null,
-        latencyMs: elapsed(),
-        error: `chat API: ${error.message}`,
-      };
-    }
-    throw error;
-  }
+  const guarded = await guardHost(options, base.hostname, 'chat API', elapsed);
+  if (!guarded.ok) return guarded.outcome;
+  const { pinned } = guarded;
   const url = new URL(`${base.pathname.replace(/\/+$/, '')}/bot${target.botToken}/sendMessage`, base);
   const text = chatText(ctx);
   const refused: string[] = [];

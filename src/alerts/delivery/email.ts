@@ -13,7 +13,7 @@ import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import { networkReason, redactOutcome } from './outcome.ts';
 import { emailHtml, emailSubject, emailText } from './render.ts';
-import { createDeliveryGuard, ResolveFailure, SsrfRefusal } from './ssrf.ts';
+import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOutcome, EmailOptions, EmailTarget } from './types.ts';
 
 interface SmtpError {
@@ -43,30 +43,9 @@ async function deliver(
   const elapsed = () => Math.round(clock() - started);
   if (ctx.signal.aborted)
     return { status: 'retry', responseCode: null, latencyMs: 0, error: 'aborted before sending' };
-  const guard = createDeliveryGuard(options.allowedHosts, options.resolver);
-  let address: string;
-  try {
-    const pinned = await guard.check(target.smtpHost);
-    address = pinned.addresses[0]?.address ?? target.smtpHost;
-  } catch (error) {
-    if (error instanceof SsrfRefusal) {
-      return {
-        status: 'failed',
-        responseCode: null,
-        latencyMs: elapsed(),
-        error: `SMTP host ${error.message}`,
-      };
-    }
-    if (error instanceof ResolveFailure) {
-      return {
-        status: 'retry',
-        responseCode: null,
-        latencyMs: elapsed(),
-        error: `SMTP host: ${error.message}`,
-      };
-    }
-    throw error;
-  }
+  const guarded = await guardHost(options, target.smtpHost, 'SMTP host', elapsed);
+  if (!guarded.ok) return guarded.outcome;
+  const address = guarded.pinned.addresses[0]?.address ?? target.smtpHost;
 
   const implicitTls = target.implicitTls ?? target.smtpPort === 465;
   const host = target.smtpHost.replace(/^\[(.*)\]$/, '$1');

@@ -185,3 +185,51 @@ export function createDeliveryGuard(
     },
   };
 }
+
+/**
+ * Checks `host` for a delivery named `label` (`webhook`, `chat API`, `SMTP host`): the pinned host,
+ * or the outcome the attempt ends with: a refused address fails for good, a failed lookup is retried.
+ */
+export async function guardHost(
+  options: { readonly allowedHosts: AllowedHosts; readonly resolver?: Resolver | undefined },
+  host: string,
+  label: string,
+  elapsed: () => number,
+): Promise<
+  | { readonly ok: true; readonly pinned: PinnedHost }
+  | {
+      readonly ok: false;
+      readonly outcome: { status: 'failed' | 'retry'; responseCode: null; latencyMs: number; error: string };
+    }
+> {
+  try {
+    return {
+      ok: true,
+      pinned: await createDeliveryGuard(options.allowedHosts, options.resolver).check(host),
+    };
+  } catch (error) {
+    if (error instanceof SsrfRefusal) {
+      return {
+        ok: false,
+        outcome: {
+          status: 'failed',
+          responseCode: null,
+          latencyMs: elapsed(),
+          error: `${label} ${error.message}`,
+        },
+      };
+    }
+    if (error instanceof ResolveFailure) {
+      return {
+        ok: false,
+        outcome: {
+          status: 'retry',
+          responseCode: null,
+          latencyMs: elapsed(),
+          error: `${label}: ${error.message}`,
+        },
+      };
+    }
+    throw error;
+  }
+}

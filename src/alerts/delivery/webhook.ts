@@ -17,7 +17,7 @@ import { createHmac } from 'node:crypto';
 import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
 import { pinnedRequest } from './pinned-http.ts';
 import { webhookBody } from './render.ts';
-import { createDeliveryGuard, type PinnedHost, ResolveFailure, SsrfRefusal } from './ssrf.ts';
+import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOptions, DeliveryOutcome, WebhookTarget } from './types.ts';
 
 const MAX_ANSWER_BYTES = 4 * 1024;
@@ -88,21 +88,9 @@ async function deliver(
     return fail('webhook URL must not carry credentials; use auth_token or headers');
   if (target.method !== 'POST' && target.method !== 'PUT') return fail('webhook method must be POST or PUT');
 
-  let pinned: PinnedHost;
-  try {
-    pinned = await createDeliveryGuard(options.allowedHosts, options.resolver).check(url.hostname);
-  } catch (error) {
-    if (error instanceof SsrfRefusal) return fail(`webhook ${error.message}`);
-    if (error instanceof ResolveFailure) {
-      return {
-        status: 'retry',
-        responseCode: null,
-        latencyMs: elapsed(),
-        error: `webhook: ${error.message}`,
-      };
-    }
-    throw error;
-  }
+  const guarded = await guardHost(options, url.hostname, 'webhook', elapsed);
+  if (!guarded.ok) return guarded.outcome;
+  const { pinned } = guarded;
   const body = webhookBody(ctx);
   try {
     const response = await pinnedRequest(pinned, url, {
