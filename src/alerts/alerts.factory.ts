@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import { eventWire } from '../watchdogs/dashboard.wire.ts';
-import { parseEventQuery } from '../watchdogs/event-filter.ts';
+import { ANY_EVENT } from '../watchdogs/event-filter.ts';
 import type { WatchdogsApi } from '../watchdogs/watchdogs-api.ts';
 import { AlertService } from './alert.service.ts';
 import { AlertsDomain } from './alerts.domain.ts';
@@ -85,7 +85,6 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     maxAttempts: config.alerts.maxAttempts,
     attemptTimeoutMs: config.alerts.timeoutMs,
   });
-  const everything = parseEventQuery({});
   return new AlertsDomain({
     database: deps.database,
     jobs: deps.jobs,
@@ -110,6 +109,6 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
       firing,
     }),
     events: (listener) =>
-      deps.watchdogs.subscribe(everything, (event) => listener(eventWire(event) as unknown as AlertEvent)),
+      deps.watchdogs.subscribe(ANY_EVENT, (event) => listener(eventWire(event) as unknown as AlertEvent)),
   });
 }

@@ -12,7 +12,7 @@ import {
   STATS_INTERVAL_MS,
 } from './dashboard.protocol.ts';
 import { eventWire, healthWire, overallHealth, statsWire, uptimeSeconds } from './dashboard.wire.ts';
-import { type EventFilter, matchesEventFilter } from './event-filter.ts';
+import { ANY_EVENT, type EventFilter, matchesEventFilter } from './event-filter.ts';
 import type { WatchdogEvent } from './events.repository.ts';
 import type { WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
 
@@ -32,15 +32,6 @@ interface Connection {
   readonly gate: RateGate;
   stop: () => void;
 }
-
-const EVERYTHING: EventFilter = {
-  severities: [],
-  eventTypes: [],
-  watchdogs: [],
-  symbols: [],
-  since: undefined,
-  until: undefined,
-};
 
 /** Events held for a connection while its opening stats are read. */
 const MAX_HELD = 100;
@@ -77,9 +68,7 @@ export class DashboardStream {
       stop: () => {},
     };
     try {
-      connection.stop = this.deps.watchdogs.subscribe(EVERYTHING, (event) =>
-        this.#onEvent(connection, event),
-      );
+      connection.stop = this.deps.watchdogs.subscribe(ANY_EVENT, (event) => this.#onEvent(connection, event));
     } catch (error) {
       if (!isAppError(error)) throw error;
       this.#send(connection, messages.error('SUBSCRIPTION_LIMIT', error.message));

@@ -42,6 +42,16 @@ export interface EventFilter {
   readonly until: Date | undefined;
 }
 
+/** The filter every event passes: a feed of everything. */
+export const ANY_EVENT: EventFilter = Object.freeze({
+  severities: [],
+  eventTypes: [],
+  watchdogs: [],
+  symbols: [],
+  since: undefined,
+  until: undefined,
+});
+
 export interface EventQuery extends EventFilter {
   readonly limit: number;
   /** The id of the last event of the previous page: this page holds older ones. */

@@ -2,22 +2,13 @@ import type { Scheduler, TimerHandle } from '../platform/clock.ts';
 import type { McpResourceTemplate } from '../platform/mcp/mcp-resources.ts';
 import { type EventData, WATCHDOG_EVENTS } from './dashboard.documents.ts';
 import { eventFromGraphql, eventWire } from './dashboard.wire.ts';
-import type { EventFilter } from './event-filter.ts';
+import { ANY_EVENT } from './event-filter.ts';
 import type { WatchdogsApi } from './watchdogs-api.ts';
 
 /** A subscribed `vigil://events` is reported changed at most once per this interval. */
 export const EVENTS_RESOURCE_INTERVAL_MS = 1_000;
 /** Events a read returns (the newest). */
 export const EVENTS_RESOURCE_LIMIT = 50;
-
-const EVERYTHING: EventFilter = {
-  severities: [],
-  eventTypes: [],
-  watchdogs: [],
-  symbols: [],
-  since: undefined,
-  until: undefined,
-};
 
 interface EventsData {
   readonly watchdogEvents: { readonly events: EventData[]; readonly nextCursor: string | null };
@@ -62,7 +53,7 @@ export function eventsResource(deps: {
         lastAt = deps.clock.now().getTime();
         onChange();
       };
-      const leave = deps.watchdogs.subscribe(EVERYTHING, () => {
+      const leave = deps.watchdogs.subscribe(ANY_EVENT, () => {
         if (stopped || timer !== undefined) return;
         const wait = lastAt + EVENTS_RESOURCE_INTERVAL_MS - deps.clock.now().getTime();
         if (wait <= 0) report();
