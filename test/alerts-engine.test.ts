@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertService } from '../src/alerts/alert.service.ts';
 import { alertDeliveries, alertFirings } from '../src/alerts/alerts.sql.ts';
 import { deliverJob } from '../src/alerts/delivery.jobs.ts';
+import { recoverDeliveries } from '../src/alerts/delivery.recovery.ts';
 import {
   type AttemptOutcome,
   type AttemptRequest,
   backoffMs,
   DeliveryRunner,
-  recoverDeliveries,
 } from '../src/alerts/delivery.runner.ts';
 import { type AlertEvent, AlertFiring } from '../src/alerts/firing.ts';
 import { SecretBox } from '../src/alerts/secrets.ts';

@@ -87,6 +87,52 @@ describe.each(drivers)('jobs on %s', (driver) => {
     expect(job).toEqual({ data: { text: 'kept', at }, id });
   });
 
+  it('runs a fetched batch in parallel and settles each job on its own', async () => {
+    const batchJob = defineJob({
+      name: 'test.batch',
+      schema: z.object({ n: z.number().int() }),
+      options: { retryLimit: 0 },
+    });
+    await jobs.ensureQueue(batchJob);
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) ids.push((await jobs.send(batchJob, { n }))!);
+    let running = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    await jobs.work(
+      batchJob,
+      async ({ n }) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running--;
+        seen.push(n);
+        if (n % 3 === 0) throw new Error(`job ${n} refused`);
+      },
+      { batchSize: 6, pollingIntervalSeconds: 0.5 },
+    );
+    await vi.waitFor(
+      async () => {
+        const states = await Promise.all(ids.map((id) => jobs.jobState(batchJob, id)));
+        expect(states).toEqual(['failed', 'completed', 'completed', 'failed', 'completed', 'completed']);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(peak).toBeGreaterThan(1);
+  });
+
+  it('wakes idle workers for jobs committed in a transaction instead of waiting for their poll', async () => {
+    const wakeJob = defineJob({ name: 'test.wake', schema: z.object({ n: z.number().int() }) });
+    const ran: number[] = [];
+    // A poll far longer than the test: only a wake gets these jobs run.
+    await jobs.work(wakeJob, async ({ n }) => void ran.push(n), { pollingIntervalSeconds: 600 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await handle.db.transaction((tx) => jobs.sendMany(wakeJob, [{ n: 1 }, { n: 2 }], { tx }));
+    jobs.wake(wakeJob, 2);
+    await vi.waitFor(() => expect(ran.sort()).toEqual([1, 2]), { timeout: 5_000, interval: 50 });
+  });
+
   it('rejects an invalid payload at send time, naming the field', async () => {
     await expect(jobs.send(noteJob, { text: '', at: 'yesterday' } as never)).rejects.toThrow(
       InvalidJobPayloadError,

@@ -12,12 +12,8 @@ import type { AlertService } from './alert.service.ts';
 import { alertDeliveries, alertDeliveryAttempts, alertFirings } from './alerts.sql.ts';
 import type { ConditionEvaluator } from './conditions.ts';
 import { deliverJob } from './delivery.jobs.ts';
-import {
-  type AttemptOutcome,
-  type Deliverer,
-  type DeliveryRunner,
-  recoverDeliveries,
-} from './delivery.runner.ts';
+import { recoverDeliveries } from './delivery.recovery.ts';
+import type { AttemptOutcome, Deliverer, DeliveryRunner } from './delivery.runner.ts';
 import type { AlertEvent, AlertFiring } from './firing.ts';
 import type { ThresholdEvaluator } from './thresholds.ts';
 

@@ -5,9 +5,9 @@
  * with jitter), or wait what the receiver's Retry-After asked (capped at an hour); after
  * ALERT_DELIVERY_MAX_ATTEMPTS attempts the delivery is `failed`.
  */
-import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
-import type { DatabaseHandle } from '../platform/db/database.ts';
+import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import type { DeliveryMethod } from './alert.schema.ts';
@@ -106,29 +106,49 @@ export class DeliveryRunner {
     const claimedAt = this.#o.clock.now();
     // Taking the delivery: only one attempt runs at a time, whichever jobs ask (a recovered one, a
     // retry); a claim older than an attempt can last was left by a worker that died.
-    const [delivery] = await db
-      .update(alertDeliveries)
-      .set({ status: 'sending', claimedAt })
-      .where(
-        and(
-          eq(alertDeliveries.id, deliveryId),
-          or(
-            inArray(alertDeliveries.status, ['pending', 'retrying']),
-            and(
-              eq(alertDeliveries.status, 'sending'),
-              lt(alertDeliveries.claimedAt, new Date(claimedAt.getTime() - this.staleClaimMs)),
+    // The claim and the reads of the firing and its alert (which may have been deleted meanwhile)
+    // are one statement: one round trip.
+    const claimed = db.$with('claimed').as(
+      db
+        .update(alertDeliveries)
+        .set({ status: 'sending', claimedAt })
+        .where(
+          and(
+            eq(alertDeliveries.id, deliveryId),
+            or(
+              inArray(alertDeliveries.status, ['pending', 'retrying']),
+              and(
+                eq(alertDeliveries.status, 'sending'),
+                lt(alertDeliveries.claimedAt, new Date(claimedAt.getTime() - this.staleClaimMs)),
+              ),
             ),
           ),
-        ),
-      )
-      .returning();
-    if (!delivery) return 'done';
-    // The firing and its alert in one round trip (the alert may have been deleted meanwhile).
+        )
+        .returning({
+          firingId: alertDeliveries.firingId,
+          owner: alertDeliveries.owner,
+          alertId: alertDeliveries.alertId,
+          method: alertDeliveries.method,
+          attempts: alertDeliveries.attempts,
+        }),
+    );
     const [found] = await db
-      .select({ firing: alertFirings, alert: alerts })
-      .from(alertFirings)
-      .leftJoin(alerts, and(eq(alerts.owner, alertFirings.owner), eq(alerts.id, alertFirings.alertId)))
-      .where(eq(alertFirings.id, delivery.firingId));
+      .with(claimed)
+      .select({
+        delivery: {
+          owner: claimed.owner,
+          alertId: claimed.alertId,
+          method: claimed.method,
+          attempts: claimed.attempts,
+        },
+        firing: alertFirings,
+        alert: alerts,
+      })
+      .from(claimed)
+      .leftJoin(alertFirings, eq(alertFirings.id, claimed.firingId))
+      .leftJoin(alerts, and(eq(alerts.owner, alertFirings.owner), eq(alerts.id, alertFirings.alertId)));
+    if (!found) return 'done';
+    const delivery = found.delivery;
     const firing = found?.firing;
     const alert = found?.alert ?? undefined;
     const attempt = delivery.attempts + 1;
@@ -185,23 +205,29 @@ export class DeliveryRunner {
       'error' in outcome
         ? truncate(exhausted ? `${outcome.error} (gave up after ${attempt} attempts)` : outcome.error)
         : null;
-    await db.transaction(async (tx) => {
-      await tx
-        .insert(alertDeliveryAttempts)
-        .values({
-          deliveryId,
-          attempt,
-          owner: delivery.owner,
-          alertId: delivery.alertId,
-          method: delivery.method,
-          status: outcome.status,
-          responseCode: outcome.responseCode,
-          latencyMs: Math.max(0, Math.round(outcome.latencyMs)),
-          error,
-          attemptedAt: started,
-        })
-        .onConflictDoNothing();
-      await tx
+    // The attempt's record and the delivery's new state are one statement; a retry also enqueues
+    // its job, in the same transaction.
+    const record = (executor: Executor) => {
+      const inserted = executor.$with('inserted').as(
+        executor
+          .insert(alertDeliveryAttempts)
+          .values({
+            deliveryId,
+            attempt,
+            owner: delivery.owner,
+            alertId: delivery.alertId,
+            method: delivery.method,
+            status: outcome.status,
+            responseCode: outcome.responseCode,
+            latencyMs: Math.max(0, Math.round(outcome.latencyMs)),
+            error,
+            attemptedAt: started,
+          })
+          .onConflictDoNothing()
+          .returning({ deliveryId: alertDeliveryAttempts.deliveryId }),
+      );
+      return executor
+        .with(inserted)
         .update(alertDeliveries)
         .set({
           status,
@@ -212,8 +238,15 @@ export class DeliveryRunner {
           claimedAt: null,
         })
         .where(eq(alertDeliveries.id, deliveryId));
-      if (next) await this.#o.jobs.send(deliverJob, { deliveryId }, { tx, startAfter: next });
-    });
+    };
+    if (next) {
+      await db.transaction(async (tx) => {
+        await record(tx);
+        await this.#o.jobs.send(deliverJob, { deliveryId }, { tx, startAfter: next });
+      });
+    } else {
+      await record(db);
+    }
     const log = status === 'failed' ? 'warn' : 'info';
     this.#o.logger[log](
       {
@@ -230,40 +263,6 @@ export class DeliveryRunner {
     return status;
   }
 }
-
-/** Deliveries recovered per sweep at most (the rest wait for the next minute). */
-const RECOVER_BATCH = 500;
-
-export async function recoverDeliveries(
-  runner: DeliveryRunner,
-  o: Pick<DeliveryRunnerOptions, 'database' | 'jobs' | 'clock' | 'logger'>,
-): Promise<number> {
-  const now = o.clock.now().getTime();
-  const stale = new Date(now - runner.staleClaimMs);
-  // A due retry whose job has not run a minute after its time was lost with its instance.
-  const lost = new Date(now - LOST_JOB_MS);
-  const rows = await o.database.db
-    .select({ id: alertDeliveries.id })
-    .from(alertDeliveries)
-    .where(
-      or(
-        and(eq(alertDeliveries.status, 'sending'), lt(alertDeliveries.claimedAt, stale)),
-        and(eq(alertDeliveries.status, 'retrying'), lt(alertDeliveries.nextAttemptAt, lost)),
-        and(
-          eq(alertDeliveries.status, 'pending'),
-          isNull(alertDeliveries.nextAttemptAt),
-          lt(alertDeliveries.createdAt, lost),
-        ),
-      ),
-    )
-    .limit(RECOVER_BATCH);
-  for (const { id } of rows) await o.jobs.send(deliverJob, { deliveryId: id });
-  if (rows.length > 0) o.logger.info({ deliveries: rows.length }, 'alert deliveries resumed');
-  return rows.length;
-}
-
-/** A due delivery whose job has not taken it this long after it was due is re-sent. */
-export const LOST_JOB_MS = 2 * 60_000;
 
 function truncate(text: string): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;

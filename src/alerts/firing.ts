@@ -88,7 +88,8 @@ export class AlertFiring {
   /** Fires each alert for `event` in one transaction; the outcome per alert (`owner\0id`). */
   async fireAll(matched: readonly AlertRow[], event: AlertEvent): Promise<Map<string, FireOutcome>> {
     const now = this.#o.clock.now();
-    return this.#o.database.db.transaction(async (tx) => {
+    let enqueued = 0;
+    const outcomes = await this.#o.database.db.transaction(async (tx) => {
       const outcomes = new Map<string, FireOutcome>(matched.map((a) => [keyOf(a), 'duplicate']));
       const claimed = await tx
         .insert(alertFirings)
@@ -160,8 +161,12 @@ export class AlertFiring {
         );
       }
       for (const t of taken) outcomes.set(keyOf(t), 'fired');
+      enqueued = deliveries.length;
       return outcomes;
     });
+    // Committed: this instance's delivery workers take them now rather than at their next poll.
+    if (enqueued > 0) this.#o.jobs.wake(deliverJob, enqueued);
+    return outcomes;
   }
 }
 

@@ -4,6 +4,7 @@ import type { DatabaseHandle, Executor } from '../db/database.ts';
 import type { Logger } from '../observability/logger.ts';
 import { pgliteBossDb, transactionBossDb } from './executors.ts';
 import { InvalidJobPayloadError, type JobData, type JobDefinition, type JobInput } from './job.ts';
+import { createQueue, sendDefaults } from './queues.ts';
 
 export interface JobsOptions {
   /** Postgres schema that holds pg-boss's tables. */
@@ -28,6 +29,11 @@ export interface WorkOptions {
   /** Parallel workers for this queue in this process. */
   readonly concurrency?: number;
   readonly pollingIntervalSeconds?: number;
+  /**
+   * Jobs fetched at once by each worker and run in parallel (default 1): one fetch and one
+   * completion per batch instead of per job. A batch's worker fetches again once all of it ends.
+   */
+  readonly batchSize?: number;
 }
 
 export interface JobContext {
@@ -45,6 +51,8 @@ export class Jobs {
   readonly #boss: PgBoss;
   readonly #logger: Logger;
   readonly #queues = new Map<string, Promise<void>>();
+  /** This process's workers per queue (for `wake`), and the next one to wake. */
+  readonly #workers = new Map<string, { readonly ids: string[]; readonly batchSize: number; next: number }>();
   #state: 'created' | 'started' | 'stopping' | 'stopped' = 'created';
 
   constructor(handle: DatabaseHandle, options: JobsOptions) {
@@ -105,12 +113,14 @@ export class Jobs {
       );
     }
     await this.#ensureQueue(job);
-    return this.#boss.send(job.name, data as object, {
+    const id = await this.#boss.send(job.name, data as object, {
       ...sendDefaults(job),
       ...rest,
       ...(startAfter !== undefined ? { startAfter } : {}),
       ...(tx ? { db: transactionBossDb(tx) } : {}),
     });
+    if (!tx && startAfter === undefined && id) this.wake(job);
+    return id;
   }
 
   /**
@@ -135,6 +145,7 @@ export class Jobs {
       inputs.map((input) => ({ name: job.name, data: parsePayload(job, input) as object, ...defaults })),
       tx ? { db: transactionBossDb(tx) } : {},
     );
+    if (!tx) this.wake(job, inputs.length);
   }
 
   async work<J extends JobDefinition>(
@@ -144,6 +155,9 @@ export class Jobs {
   ): Promise<void> {
     await this.#ensureQueue(job);
     const workers = Math.max(1, options.concurrency ?? 1);
+    const batchSize = Math.max(1, options.batchSize ?? 1);
+    const local = this.#workers.get(job.name) ?? { ids: [], batchSize, next: 0 };
+    this.#workers.set(job.name, local);
     for (let i = 0; i < workers; i++) {
       // pg-boss waits a whole polling interval after every fetch, even one that found a job; a
       // worker that just ran a job asks again at once instead, so a busy queue drains at the speed
@@ -151,24 +165,68 @@ export class Jobs {
       let workerId: string | undefined;
       workerId = await this.#boss.work<unknown>(
         job.name,
-        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-        async ([raw]) => {
-          if (!raw) return;
+        { batchSize, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        async (batch) => {
           try {
-            let data: JobData<J>;
-            try {
-              data = parsePayload(job, raw.data);
-            } catch (error) {
-              // Retrying cannot make a malformed payload valid; it fails loudly and lands in `failed`.
-              this.#logger.error({ err: error, job: job.name, id: raw.id }, 'job payload failed validation');
-              throw error;
-            }
-            return await handler(data, { id: raw.id, name: raw.name });
+            if (batch.length === 1) return await this.#runOne(job, handler, batch[0]!);
+            await this.#runBatch(job, handler, batch);
           } finally {
             if (workerId && this.#state === 'started') this.#boss.notifyWorker(workerId);
           }
         },
       );
+      local.ids.push(workerId);
+    }
+  }
+
+  /**
+   * Wakes enough of this process's idle workers on `job`'s queue to take `count` new jobs now,
+   * instead of at their next poll (call it once jobs sent in a transaction are committed).
+   * Workers of other instances still find them at their next poll.
+   */
+  wake(job: JobDefinition, count = 1): void {
+    const local = this.#workers.get(job.name);
+    if (!local || local.ids.length === 0 || this.#state !== 'started') return;
+    const wanted = Math.min(local.ids.length, Math.ceil(count / local.batchSize));
+    for (let i = 0; i < wanted; i++) {
+      this.#boss.notifyWorker(local.ids[local.next]!);
+      local.next = (local.next + 1) % local.ids.length;
+    }
+  }
+
+  async #runOne<J extends JobDefinition>(
+    job: J,
+    handler: JobHandler<J>,
+    raw: PgBoss.Job<unknown>,
+  ): Promise<unknown> {
+    let data: JobData<J>;
+    try {
+      data = parsePayload(job, raw.data);
+    } catch (error) {
+      // Retrying cannot make a malformed payload valid; it fails loudly and lands in `failed`.
+      this.#logger.error({ err: error, job: job.name, id: raw.id }, 'job payload failed validation');
+      throw error;
+    }
+    return handler(data, { id: raw.id, name: raw.name });
+  }
+
+  /**
+   * A fetched batch runs in parallel. pg-boss settles a batch as one (all complete or all fail), so
+   * the jobs that failed are failed here by id first; completing the batch then leaves them alone
+   * (it only completes active jobs), and each job keeps its own retries.
+   */
+  async #runBatch<J extends JobDefinition>(
+    job: J,
+    handler: JobHandler<J>,
+    batch: readonly PgBoss.Job<unknown>[],
+  ): Promise<void> {
+    const settled = await Promise.allSettled(batch.map((raw) => this.#runOne(job, handler, raw)));
+    for (const [i, result] of settled.entries()) {
+      if (result.status === 'fulfilled') continue;
+      const error = result.reason as Error;
+      const id = batch[i]!.id;
+      this.#logger.warn({ err: error, job: job.name, id }, 'job failed');
+      await this.#boss.fail(job.name, id, { message: error?.message || String(error) });
     }
   }
 
@@ -233,42 +291,13 @@ export class Jobs {
   #ensureQueue(job: JobDefinition): Promise<void> {
     let pending = this.#queues.get(job.name);
     if (!pending) {
-      pending = this.#createQueue(job).catch((error: unknown) => {
+      pending = createQueue(this.#boss, job).catch((error: unknown) => {
         this.#queues.delete(job.name);
         throw error;
       });
       this.#queues.set(job.name, pending);
     }
     return pending;
-  }
-
-  /**
-   * Instances starting together create the same queues at once, and pg-boss's creation (a
-   * partition and its indexes) can then deadlock or collide in Postgres; the loser retries, and
-   * finds the queue made.
-   */
-  async #createQueue(job: JobDefinition, attempt = 1): Promise<void> {
-    try {
-      await this.#createQueueOnce(job);
-    } catch (error) {
-      const code = (error as { code?: unknown })?.code;
-      if (attempt >= 5 || (code !== '40P01' && code !== '23505' && code !== '42P07')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
-      if (await this.#boss.getQueue(job.name)) return;
-      await this.#createQueue(job, attempt + 1);
-    }
-  }
-
-  #createQueueOnce(job: JobDefinition): Promise<void> {
-    const o = job.options ?? {};
-    return this.#boss.createQueue(job.name, {
-      name: job.name,
-      policy: o.policy ?? 'standard',
-      ...(o.retryLimit !== undefined ? { retryLimit: o.retryLimit } : {}),
-      ...(o.retryDelaySeconds !== undefined ? { retryDelay: o.retryDelaySeconds } : {}),
-      ...(o.retryBackoff !== undefined ? { retryBackoff: o.retryBackoff } : {}),
-      ...(o.expireInSeconds !== undefined ? { expireInSeconds: o.expireInSeconds } : {}),
-    });
   }
 }
 
@@ -281,15 +310,4 @@ function parsePayload<J extends JobDefinition>(job: J, input: unknown): z.output
     );
   }
   return result.data as z.output<J['schema']>;
-}
-
-function sendDefaults(job: JobDefinition): PgBoss.SendOptions {
-  const o = job.options ?? {};
-  return {
-    ...(o.retryLimit !== undefined ? { retryLimit: o.retryLimit } : {}),
-    ...(o.retryDelaySeconds !== undefined ? { retryDelay: o.retryDelaySeconds } : {}),
-    ...(o.retryBackoff !== undefined ? { retryBackoff: o.retryBackoff } : {}),
-    ...(o.expireInSeconds !== undefined ? { expireInSeconds: o.expireInSeconds } : {}),
-    ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
-  };
 }
