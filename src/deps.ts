@@ -22,6 +22,7 @@ import { createLogger, type Logger } from './platform/observability/logger.ts';
 import { createMetrics, type Metrics } from './platform/observability/metrics.ts';
 import { VERSION } from './platform/version.ts';
 import { ServerInfoService } from './server-info/server-info.service.ts';
+import { createSessions, type SessionsDomain } from './sessions/sessions.domain.ts';
 import { resolveWatchdogSettings } from './watchdogs/settings.ts';
 import type { WatchdogService } from './watchdogs/watchdog.service.ts';
 import { createWatchdogs } from './watchdogs/watchdogs.factory.ts';
@@ -51,6 +52,8 @@ export interface AppDeps {
   readonly watchdogs: WatchdogService;
   /** Alerts: rules, firing, delivery. */
   readonly alerts: AlertsDomain;
+  /** Analysis sessions (store, recorder of the data tools' calls, analytics, upkeep). */
+  readonly sessions: SessionsDomain;
 }
 
 export interface DepsOverrides {
@@ -114,6 +117,7 @@ export async function createDeps(
     config.fkDsl,
     serverInfo,
   );
+  const sessions = createSessions({ settings: config.sessions, database, clock, logger });
   const watchdogs = createWatchdogs({
     settings: watchdogSettings,
     database,
@@ -154,15 +158,8 @@ export async function createDeps(
       marketData,
       conditions: fkDslConditions(fkDsl, marketData),
     }),
-    toolCalls: overrides.toolCalls ?? {
-      // Until analysis sessions exist, a call's session is only noted in the log.
-      async record(call) {
-        logger.debug(
-          { tool: call.tool, sessionId: call.sessionId, summary: call.resultSummary },
-          'tool call in session',
-        );
-      },
-    },
+    sessions,
+    toolCalls: overrides.toolCalls ?? sessions.tracker,
   };
 }
 

@@ -5,6 +5,7 @@ import { fkDslModule } from './fk-dsl/fk-dsl.module.ts';
 import { marketDataModule } from './market-data/market-data.module.ts';
 import type { ModuleDefinition } from './platform/module.ts';
 import { serverInfoModule } from './server-info/server-info.module.ts';
+import { sessionsModule } from './sessions/sessions.module.ts';
 import { watchdogsModule } from './watchdogs/watchdogs.module.ts';
 
 /**
@@ -19,4 +20,5 @@ export const modules: readonly ModuleDefinition<AppDeps>[] = [
   fkDslModule,
   watchdogsModule,
   alertsModule,
+  sessionsModule,
 ];

@@ -26,7 +26,30 @@ const DOCUMENTED_ARGUMENTS: Record<string, { required: string[]; defaults: Recor
       sessionId: undefined,
     },
   },
-  'execute-fk-dsl': { required: ['query'], defaults: { query: undefined, async: false } },
+  'execute-fk-dsl': {
+    required: ['query'],
+    defaults: { query: undefined, async: false, sessionId: undefined },
+  },
+  'create-analysis-session': {
+    required: ['assets', 'sessionType'],
+    defaults: {
+      assets: undefined,
+      sessionType: undefined,
+      userId: undefined,
+      ttlHours: undefined,
+      tags: undefined,
+    },
+  },
+  'get-session-info': { required: ['sessionId'], defaults: { sessionId: undefined, recentQueries: 10 } },
+  'list-sessions': {
+    required: [],
+    defaults: { userId: undefined, includeArchived: false, limit: 50, cursor: undefined },
+  },
+  'extend-session': { required: ['sessionId'], defaults: { sessionId: undefined, hours: 24 } },
+  'get-session-analytics': {
+    required: [],
+    defaults: { userId: undefined, sessionType: undefined, days: 30 },
+  },
   'get-task-status': { required: ['taskId'], defaults: { taskId: undefined } },
 };
 

@@ -1,5 +1,7 @@
 import { builder } from '../builder.ts';
 import { errorCodeEnum, exposedErrorCode } from '../error-codes.graphql.ts';
+import { parseSessionId } from '../market-data/tools/tool-args.ts';
+import { reportToolCall } from '../market-data/tools/tool-calls.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import type { ExecutionResult, StatementOutcome } from './fk-dsl.service.ts';
 import { LIMITS } from './fk-dsl.service.ts';
@@ -164,13 +166,32 @@ const QUERY_DOC =
   `FK-DSL query (at most ${LIMITS.queryLength} characters, ${LIMITS.statements} statements, ${LIMITS.symbols} symbols). ` +
   'Example: EVALUATE AAPL: PRICE, VOLATILITY(30d), TECHNICAL(RSI, MACD); CORRELATE BTC/USDT, ETH/USDT PERIOD(90d)';
 
+const SESSION_DOC = 'Analysis session to record this query in (createAnalysisSession).';
+
 builder.queryField('executeFkDsl', (t) =>
   t.field({
     type: ExecutionRef,
     description:
       'Runs an FK-DSL query and waits for the result (the `execute-fk-dsl` tool; see submitFkDsl for background runs).',
-    args: { query: t.arg.string({ required: true, description: QUERY_DOC }) },
-    resolve: (_root, { query }, ctx) => ctx.deps.fkDsl.execute(query),
+    args: {
+      query: t.arg.string({ required: true, description: QUERY_DOC }),
+      sessionId: t.arg.string({ description: SESSION_DOC }),
+    },
+    resolve: async (_root, { query, sessionId }, ctx) => {
+      const session = parseSessionId(sessionId);
+      const started = performance.now();
+      const result = await ctx.deps.fkDsl.execute(query);
+      await reportToolCall(ctx.deps.toolCalls, session, ctx.viewer.principal, {
+        tool: 'execute-fk-dsl',
+        parameters: { query },
+        resultSummary: `${result.statements.length} statement(s): ${result.statements.map((s) => s.kind).join(', ')}; ${result.errors} failed`,
+        symbols: result.symbols,
+        cacheHit: null,
+        startedAt: started,
+        at: ctx.deps.clock.now(),
+      });
+      return result;
+    },
   }),
 );
 
@@ -209,7 +230,24 @@ builder.mutationField('submitFkDsl', (t) =>
     description:
       'Checks a query now and runs it in the background; poll fkDslTask(taskId) for the result. ' +
       'The task belongs to the caller.',
-    args: { query: t.arg.string({ required: true, description: QUERY_DOC }) },
-    resolve: (_root, { query }, ctx) => ctx.deps.fkDsl.submit(query, ctx.viewer),
+    args: {
+      query: t.arg.string({ required: true, description: QUERY_DOC }),
+      sessionId: t.arg.string({ description: `${SESSION_DOC} (recorded when submitted)` }),
+    },
+    resolve: async (_root, { query, sessionId }, ctx) => {
+      const session = parseSessionId(sessionId);
+      const started = performance.now();
+      const task = await ctx.deps.fkDsl.submit(query, ctx.viewer);
+      await reportToolCall(ctx.deps.toolCalls, session, ctx.viewer.principal, {
+        tool: 'execute-fk-dsl',
+        parameters: { query, async: true },
+        resultSummary: `submitted as task ${task.id}`,
+        symbols: [],
+        cacheHit: null,
+        startedAt: started,
+        at: ctx.deps.clock.now(),
+      });
+      return task;
+    },
   }),
 );

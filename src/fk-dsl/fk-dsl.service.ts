@@ -54,6 +54,8 @@ export interface ExecutionResult {
   readonly statements: readonly StatementOutcome[];
   readonly errors: number;
   readonly elapsedMs: number;
+  /** The distinct symbols the query names (SCAN universes not expanded). */
+  readonly symbols: readonly string[];
   /** How every number was computed (indicator smoothing, annualisation, windows). */
   readonly conventions: Readonly<Record<string, string>>;
 }
@@ -191,6 +193,7 @@ export class FkDslService {
       statements,
       errors: statements.filter((s) => 'error' in s).length,
       elapsedMs: Math.round(performance.now() - started),
+      symbols: [...new Set(collectAssets(program).map((a) => a.symbol.toUpperCase()))],
       conventions: QUERY_CONVENTIONS,
     };
   }

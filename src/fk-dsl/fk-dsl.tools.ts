@@ -104,8 +104,8 @@ const executeFkDsl: ToolDefinition<{ executeFkDsl?: ExecutionData; submitFkDsl?:
     'get-task-status with the task_id. Percent metrics (CHANGE, VOLATILITY, ...) are in percent; `conventions` ' +
     'says how each number is computed.',
   document: /* GraphQL */ `
-    query ExecuteFkDsl($query: String!) { executeFkDsl(query: $query) { ${EXECUTION_FIELDS} } }
-    mutation SubmitFkDsl($query: String!) { submitFkDsl(query: $query) { taskId status query createdAt } }
+    query ExecuteFkDsl($query: String!, $sessionId: String) { executeFkDsl(query: $query, sessionId: $sessionId) { ${EXECUTION_FIELDS} } }
+    mutation SubmitFkDsl($query: String!, $sessionId: String) { submitFkDsl(query: $query, sessionId: $sessionId) { taskId status query createdAt } }
     ${RESULT_FRAGMENTS}`,
   operationName: (args) => (args.async ? 'SubmitFkDsl' : 'ExecuteFkDsl'),
   arguments: {

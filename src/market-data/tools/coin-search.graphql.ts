@@ -155,6 +155,6 @@ builder.queryField('searchByCoin', (t) =>
       depth: t.arg({ type: DepthEnum, description: 'How much to gather (default STANDARD).' }),
       sessionId: t.arg.string({ description: 'Analysis session to record this query in.' }),
     },
-    resolve: (_root, args, ctx) => searchByCoin(ctx.deps, args),
+    resolve: (_root, args, ctx) => searchByCoin(ctx.deps, args, ctx.viewer.principal),
   }),
 );

@@ -1,3 +1,4 @@
+import type { Principal } from '../../platform/access/principal.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { roundFloat } from '../../quant/round.ts';
 import type { Lineage } from '../arbitration/lineage.ts';
@@ -76,7 +77,11 @@ export interface CoinSearchResult {
 const DAY = 86_400_000;
 const BOOK_LEVELS = 50;
 
-export async function searchByCoin(ctx: ToolContext, args: SearchByCoinArgs): Promise<CoinSearchResult> {
+export async function searchByCoin(
+  ctx: ToolContext,
+  args: SearchByCoinArgs,
+  caller?: Principal,
+): Promise<CoinSearchResult> {
   const started = performance.now();
   if (typeof args.symbol !== 'string') throw new ValidationError('symbol', 'is required');
   const depth = parseDepth(args.depth);
@@ -211,7 +216,7 @@ export async function searchByCoin(ctx: ToolContext, args: SearchByCoinArgs): Pr
     warnings,
     sessionId: sessionId ?? null,
   };
-  await reportToolCall(ctx.toolCalls, sessionId, {
+  await reportToolCall(ctx.toolCalls, sessionId, caller, {
     tool: 'search-by-coin',
     parameters: { symbol: args.symbol, exchange, pair: instrument.quote, depth },
     resultSummary: `${instrument.symbol} ${quote.price} (${depth}, ${result.source})`,

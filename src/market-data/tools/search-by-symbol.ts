@@ -1,3 +1,4 @@
+import type { Principal } from '../../platform/access/principal.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Lineage } from '../arbitration/lineage.ts';
@@ -77,6 +78,7 @@ const BENCHMARK: Record<string, string> = { US: 'SPY' };
 export async function searchBySymbol(
   ctx: ToolContext,
   args: SearchBySymbolArgs,
+  caller?: Principal,
 ): Promise<SymbolSearchResult> {
   const started = performance.now();
   if (typeof args.symbol !== 'string') throw new ValidationError('symbol', 'is required');
@@ -209,7 +211,7 @@ export async function searchBySymbol(
     warnings,
     sessionId: sessionId ?? null,
   };
-  await reportToolCall(ctx.toolCalls, sessionId, {
+  await reportToolCall(ctx.toolCalls, sessionId, caller, {
     tool: 'search-by-symbol',
     parameters: { symbol: args.symbol, market, depth, language },
     resultSummary: `${instrument.symbol} ${quote.price} ${quote.currency} (${depth})`,

@@ -255,6 +255,6 @@ builder.queryField('searchBySymbol', (t) =>
       }),
       sessionId: t.arg.string({ description: 'Analysis session to record this query in.' }),
     },
-    resolve: (_root, args, ctx) => searchBySymbol(ctx.deps, args),
+    resolve: (_root, args, ctx) => searchBySymbol(ctx.deps, args, ctx.viewer.principal),
   }),
 );

@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { hasScope, ownerFilter, type Principal } from '../platform/access/principal.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
+import { AppError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import type { Logger } from '../platform/observability/logger.ts';
+import {
+  checkContextUpdate,
+  checkHours,
+  checkNewSession,
+  checkResultName,
+  checkUserId,
+  decodeCursor,
+  encodeCursor,
+  type Lifetime,
+  lifetime,
+  mergeContext,
+  type NewSessionInput,
+  SESSION_LIMITS,
+  type SessionState,
+  sessionState,
+  withResult,
+} from './session.rules.ts';
+import { analysisSessionQueries, analysisSessions } from './sessions.sql.ts';
+
+export type SessionRow = typeof analysisSessions.$inferSelect;
+export type QueryRecordRow = typeof analysisSessionQueries.$inferSelect;
+
+/** A session as read at `asOf`, with the state that follows from its status and expiry. */
+export interface SessionView {
+  readonly row: SessionRow;
+  readonly state: SessionState;
+  readonly asOf: Date;
+  /** Set when an admin reads another owner's session. */
+  readonly showOwner: boolean;
+}
+
+export interface SessionSettings {
+  readonly defaultTtlHours: number;
+  readonly maxTtlHours: number;
+  readonly maxQueriesPerSession: number;
+}
+
+export interface SessionServiceOptions {
+  readonly database: DatabaseHandle;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: SessionSettings;
+}
+
+export interface ListOptions {
+  readonly userId?: string | null;
+  readonly includeArchived?: boolean | null;
+  readonly limit?: number | null;
+  readonly cursor?: string | null;
+}
+
+export interface SessionPage {
+  readonly sessions: SessionView[];
+  /** Every session the filter matches (all pages). */
+  readonly total: number;
+  readonly nextCursor: string | null;
+}
+
+export const DEFAULT_LIST_LIMIT = 50;
+
+/**
+ * Analysis sessions: created, read, listed, extended, archived and filled (context and named
+ * results) by their owner; admins reach every owner's. Anyone else's session is NOT_FOUND, as an
+ * unknown id is. A session past its expiry, or archived, can be read and listed but not used:
+ * extending it, changing it or tracking a query in it is SESSION_EXPIRED or SESSION_ARCHIVED.
+ */
+export class SessionService {
+  readonly #o: SessionServiceOptions;
+
+  constructor(options: SessionServiceOptions) {
+    this.#o = options;
+  }
+
+  get settings(): SessionSettings {
+    return this.#o.settings;
+  }
+
+  async create(principal: Principal, input: NewSessionInput): Promise<{ view: SessionView; ttl: Lifetime }> {
+    const checked = checkNewSession(input, this.#o.settings.defaultTtlHours);
+    const now = this.#o.clock.now();
+    const ttl = lifetime(now, now, checked.requestedHours, this.#o.settings.maxTtlHours);
+    const [row] = await this.#o.database.db
+      .insert(analysisSessions)
+      .values({
+        id: randomUUID(),
+        owner: principal.id,
+        userId: checked.userId,
+        sessionType: checked.sessionType,
+        assets: checked.assets,
+        tags: checked.tags,
+        context: {},
+        intermediateResults: {},
+        status: 'active',
+        queryTypes: {},
+        createdAt: now,
+        lastAccessedAt: now,
+        expiresAt: ttl.expiresAt,
+      })
+      .returning();
+    this.#o.logger.info(
+      { sessionId: row!.id, owner: principal.id, type: checked.sessionType, ttlHours: ttl.grantedHours },
+      'analysis session created',
+    );
+    return { view: this.#view(row!, principal, now), ttl };
+  }
+
+  /** One session in any state (reading does not count as use: `last_accessed_at` stays). */
+  async get(principal: Principal, id: string): Promise<SessionView> {
+    const row = await this.#find(this.#o.database.db, principal, id);
+    return this.#view(row, principal, this.#o.clock.now());
+  }
+
+  async recentQueries(sessionId: string, limit: number): Promise<QueryRecordRow[]> {
+    if (!Number.isInteger(limit) || limit < 0 || limit > SESSION_LIMITS.recentQueries) {
+      throw new ValidationError('recentQueries', `must be 0 to ${SESSION_LIMITS.recentQueries}`);
+    }
+    if (limit === 0) return [];
+    return this.#o.database.db
+      .select()
+      .from(analysisSessionQueries)
+      .where(eq(analysisSessionQueries.sessionId, sessionId))
+      .orderBy(desc(analysisSessionQueries.seq))
+      .limit(limit);
+  }
+
+  /** Newest first; archived sessions only when asked; expired ones are listed until archived. */
+  async list(principal: Principal, options: ListOptions = {}): Promise<SessionPage> {
+    const limit = options.limit ?? DEFAULT_LIST_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > SESSION_LIMITS.listLimit) {
+      throw new ValidationError('limit', `must be 1 to ${SESSION_LIMITS.listLimit}`);
+    }
+    const userId = checkUserId(options.userId);
+    const owner = ownerFilter(principal);
+    const filters: (SQL | undefined)[] = [
+      owner === undefined ? undefined : eq(analysisSessions.owner, owner),
+      userId === null ? undefined : eq(analysisSessions.userId, userId),
+      options.includeArchived ? undefined : eq(analysisSessions.status, 'active'),
+    ];
+    const after = options.cursor ? decodeCursor(options.cursor) : undefined;
+    const page = after
+      ? or(
+          lt(analysisSessions.createdAt, after.createdAt),
+          and(eq(analysisSessions.createdAt, after.createdAt), lt(analysisSessions.id, after.id)),
+        )
+      : undefined;
+    const db = this.#o.database.db;
+    const [rows, [counted]] = await Promise.all([
+      db
+        .select()
+        .from(analysisSessions)
+        .where(and(...filters, page))
+        .orderBy(desc(analysisSessions.createdAt), desc(analysisSessions.id))
+        .limit(limit + 1),
+      db
+        .select({ n: count() })
+        .from(analysisSessions)
+        .where(and(...filters)),
+    ]);
+    const now = this.#o.clock.now();
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      sessions: shown.map((row) => this.#view(row, principal, now)),
+      total: counted?.n ?? 0,
+      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    };
+  }
+
+  /**
+   * Adds `hours` to the current expiry, within the max-TTL rule (a session lives at most
+   * SESSION_MAX_TTL_HOURS from its creation); what was granted and whether the rule capped it is
+   * in the answer. An expired or archived session cannot be extended.
+   */
+  async extend(
+    principal: Principal,
+    id: string,
+    hours: number,
+  ): Promise<{ view: SessionView; ttl: Lifetime }> {
+    checkHours('hours', hours);
+    return this.#o.database.db.transaction(async (tx) => {
+      const row = await this.#usable(tx, principal, id);
+      const now = this.#o.clock.now();
+      const ttl = lifetime(row.createdAt, row.expiresAt, hours, this.#o.settings.maxTtlHours);
+      const [updated] = await tx
+        .update(analysisSessions)
+        .set({ expiresAt: ttl.expiresAt, lastAccessedAt: now })
+        .where(eq(analysisSessions.id, row.id))
+        .returning();
+      return { view: this.#view(updated!, principal, now), ttl };
+    });
+  }
+
+  /** Archives a session now (idempotent: archiving an archived session changes nothing). */
+  async archive(principal: Principal, id: string): Promise<SessionView> {
+    const db = this.#o.database.db;
+    const row = await this.#find(db, principal, id);
+    const now = this.#o.clock.now();
+    if (row.status === 'archived') return this.#view(row, principal, now);
+    const [updated] = await db
+      .update(analysisSessions)
+      .set({ status: 'archived', archivedAt: now, archivedReason: 'archived' })
+      .where(and(eq(analysisSessions.id, row.id), eq(analysisSessions.status, 'active')))
+      .returning();
+    return this.#view(updated ?? (await this.#find(db, principal, id)), principal, now);
+  }
+
+  /** Sets and removes top-level context keys, within the context's bounds. */
+  async updateContext(
+    principal: Principal,
+    id: string,
+    set: unknown,
+    remove: readonly string[] | null | undefined,
+  ): Promise<SessionView> {
+    const update = checkContextUpdate(set, remove);
+    return this.#change(principal, id, (row) => ({ context: mergeContext(row.context, update) }));
+  }
+
+  /** Stores `value` under `name` (replacing what was there), within the results' bounds. */
+  async storeResult(principal: Principal, id: string, name: string, value: unknown): Promise<SessionView> {
+    checkResultName(name);
+    return this.#change(principal, id, (row) => ({
+      intermediateResults: withResult(row.intermediateResults, name, value),
+    }));
+  }
+
+  /** A stored result; NOT_FOUND naming the result when the session has none by that name. */
+  async result(
+    principal: Principal,
+    id: string,
+    name: string,
+  ): Promise<{ view: SessionView; value: unknown }> {
+    checkResultName(name);
+    const view = await this.get(principal, id);
+    if (!Object.hasOwn(view.row.intermediateResults, name)) {
+      throw new AppError(
+        'NOT_FOUND',
+        `session ${JSON.stringify(id)} has no result named ${JSON.stringify(name)}`,
+        {
+          sessionId: id,
+          name,
+        },
+      );
+    }
+    return { view, value: view.row.intermediateResults[name] };
+  }
+
+  /** Throws NOT_FOUND, SESSION_EXPIRED or SESSION_ARCHIVED unless the session can be used now. */
+  async assertUsable(principal: Principal, id: string): Promise<void> {
+    await this.#usable(this.#o.database.db, principal, id);
+  }
+
+  async #change(
+    principal: Principal,
+    id: string,
+    next: (row: SessionRow) => Partial<Pick<SessionRow, 'context' | 'intermediateResults'>>,
+  ): Promise<SessionView> {
+    return this.#o.database.db.transaction(async (tx) => {
+      const row = await this.#usable(tx, principal, id, true);
+      const now = this.#o.clock.now();
+      const [updated] = await tx
+        .update(analysisSessions)
+        .set({ ...next(row), lastAccessedAt: now })
+        .where(eq(analysisSessions.id, row.id))
+        .returning();
+      return this.#view(updated!, principal, now);
+    });
+  }
+
+  async #find(executor: Executor, principal: Principal, id: string, lock = false): Promise<SessionRow> {
+    if (typeof id !== 'string' || id.length === 0 || id.length > 128) {
+      throw new ValidationError('sessionId', 'must be 1 to 128 characters');
+    }
+    const query = executor
+      .select()
+      .from(analysisSessions)
+      .where(
+        and(
+          eq(analysisSessions.id, id),
+          hasScope(principal, 'admin') ? undefined : eq(analysisSessions.owner, principal.id),
+        ),
+      );
+    const [row] = lock ? await query.for('update') : await query;
+    if (!row) throw new NotFoundError('sessionId', id);
+    return row;
+  }
+
+  async #usable(executor: Executor, principal: Principal, id: string, lock = false): Promise<SessionRow> {
+    const row = await this.#find(executor, principal, id, lock);
+    const state = sessionState(row, this.#o.clock.now());
+    if (state === 'archived') {
+      throw new AppError(
+        'SESSION_ARCHIVED',
+        `session ${JSON.stringify(id)} is archived and can only be read`,
+        {
+          sessionId: id,
+          archivedAt: row.archivedAt?.toISOString() ?? null,
+        },
+      );
+    }
+    if (state === 'expired') {
+      throw new AppError(
+        'SESSION_EXPIRED',
+        `session ${JSON.stringify(id)} expired at ${row.expiresAt.toISOString()} and can only be read`,
+        { sessionId: id, expiresAt: row.expiresAt.toISOString() },
+      );
+    }
+    return row;
+  }
+
+  #view(row: SessionRow, principal: Principal, asOf: Date): SessionView {
+    return { row, state: sessionState(row, asOf), asOf, showOwner: row.owner !== principal.id };
+  }
+}

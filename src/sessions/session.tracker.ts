@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import type { ToolCall, ToolCallRecorder } from '../market-data/tools/tool-calls.ts';
+import { hasScope } from '../platform/access/principal.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
+import { queryRows } from '../platform/db/raw.ts';
+import type { SessionService } from './session.service.ts';
+
+export interface SessionTrackerOptions {
+  readonly database: DatabaseHandle;
+  readonly clock: Clock;
+  readonly sessions: SessionService;
+  /** SESSION_MAX_QUERIES_PER_SESSION: query records kept per session (the newest). */
+  readonly maxQueriesPerSession: number;
+}
+
+const MAX_SUMMARY_CHARS = 500;
+const MAX_PARAMETERS_CHARS = 4_000;
+
+/**
+ * Records the data tools' calls that carry a `sessionId` in that session, in one statement: the
+ * session's counters (total, cache hits, count per query type, last access) move, the query record
+ * is added with the session's new count as its sequence number, and records beyond the newest
+ * SESSION_MAX_QUERIES_PER_SESSION are dropped. The row lock the update takes orders concurrent
+ * calls, so none is lost and every record has its own number. `total_queries` and the per-type
+ * counts keep counting past the limit; only the stored records are bounded.
+ *
+ * A session that cannot take the call (unknown, someone else's, expired, archived) makes the call
+ * fail with that reason: the caller asked for it to be recorded, and it was not.
+ */
+export class SessionTracker implements ToolCallRecorder {
+  readonly #o: SessionTrackerOptions;
+
+  constructor(options: SessionTrackerOptions) {
+    this.#o = options;
+  }
+
+  async record(call: ToolCall): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (await this.#append(call)) return;
+      // Tells why (NOT_FOUND, SESSION_EXPIRED, SESSION_ARCHIVED); a session that is usable now was
+      // extended meanwhile, and the append is tried once more.
+      await this.#o.sessions.assertUsable(call.principal, call.sessionId);
+    }
+  }
+
+  async #append(call: ToolCall): Promise<boolean> {
+    const now = this.#o.clock.now().toISOString();
+    const admin = hasScope(call.principal, 'admin');
+    const known = call.cacheHit === null ? 0 : 1;
+    const hit = call.cacheHit === true ? 1 : 0;
+    const parameters = JSON.stringify(call.parameters);
+    const rows = await queryRows<{ total: number }>(
+      this.#o.database.db,
+      sql`
+        with bumped as (
+          update analysis_sessions set
+            total_queries = total_queries + 1,
+            cache_known = cache_known + ${known}::int,
+            cache_hits = cache_hits + ${hit}::int,
+            query_types = jsonb_set(query_types, array[${call.tool}::text],
+              to_jsonb(coalesce((query_types ->> ${call.tool}::text)::int, 0) + 1)),
+            last_accessed_at = ${now}::timestamptz
+          where id = ${call.sessionId}::text
+            and (${admin}::boolean or owner = ${call.principal.id}::text)
+            and status = 'active' and expires_at > ${now}::timestamptz
+          returning id, total_queries
+        ), added as (
+          insert into analysis_session_queries
+            (session_id, seq, query_type, parameters, result_summary, symbols, latency_ms, cache_hit, at)
+          select id, total_queries, ${call.tool}::text,
+            ${parameters.length > MAX_PARAMETERS_CHARS ? '{"truncated":true}' : parameters}::jsonb,
+            ${call.resultSummary.slice(0, MAX_SUMMARY_CHARS)}::text, ${JSON.stringify(call.symbols)}::jsonb,
+            ${Math.max(0, call.durationMs)}::real, ${call.cacheHit}::boolean, ${now}::timestamptz
+          from bumped
+          returning seq
+        ), pruned as (
+          delete from analysis_session_queries q using bumped b
+          where q.session_id = b.id and q.seq <= b.total_queries - ${this.#o.maxQueriesPerSession}::int
+        )
+        select total_queries::int as total from bumped`,
+    );
+    return rows.length > 0;
+  }
+}
