@@ -4,6 +4,8 @@
  * limit, analytics on a known data set, the upkeep job, and a restart on the embedded database.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { effectiveScopes, type Principal } from '../src/platform/access/principal.ts';
+import { SESSION_LIMITS } from '../src/sessions/session.rules.ts';
 import { upkeepJob } from '../src/sessions/sessions.jobs.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { createTestDatabase, drivers, type TestDatabase } from './support/databases.ts';
@@ -242,6 +244,25 @@ describe.each(drivers)('analysis sessions on %s', (driver) => {
     );
     expect(tooBig.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'value' });
   });
+
+  it('bounds the sessions one owner keeps open, and counts archived ones out', async () => {
+    const flood: Principal = {
+      kind: 'key',
+      id: `flood-${driver}`,
+      name: 'flood',
+      scopes: effectiveScopes(['write']),
+    };
+    const store = t.app.deps.sessions.store;
+    const made = [];
+    for (let i = 0; i < SESSION_LIMITS.openPerOwner; i++) {
+      made.push((await store.create(flood, { assets: ['AAPL'], sessionType: 'equity' })).view.row.id);
+    }
+    await expect(store.create(flood, { assets: ['AAPL'], sessionType: 'equity' })).rejects.toMatchObject({
+      code: 'TOO_MANY_SESSIONS',
+    });
+    await store.archive(flood, made[0]!);
+    await expect(store.create(flood, { assets: ['AAPL'], sessionType: 'equity' })).resolves.toBeDefined();
+  }, 60_000);
 
   it('caps a time-to-live past the maximum at creation and says so', async () => {
     const created = await create(t, { assets: ['AAPL'], type: 'MACRO', ttl: 100 });

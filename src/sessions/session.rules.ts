@@ -31,6 +31,8 @@ export const SESSION_LIMITS = {
   /** Hours one create or extend may ask for (the max-TTL rule then caps the lifetime). */
   requestHours: 8_760,
   recentQueries: 100,
+  /** Sessions one owner may have that are not archived (a flood of creates cannot fill the disk). */
+  openPerOwner: 1_000,
   listLimit: 200,
   analyticsDays: 3_650,
 } as const;

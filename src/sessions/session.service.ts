@@ -86,7 +86,19 @@ export class SessionService {
     const checked = checkNewSession(input, this.#o.settings.defaultTtlHours);
     const now = this.#o.clock.now();
     const ttl = lifetime(now, now, checked.requestedHours, this.#o.settings.maxTtlHours);
-    const [row] = await this.#o.database.db
+    const db = this.#o.database.db;
+    const [open] = await db
+      .select({ n: count() })
+      .from(analysisSessions)
+      .where(and(eq(analysisSessions.owner, principal.id), eq(analysisSessions.status, 'active')));
+    if ((open?.n ?? 0) >= SESSION_LIMITS.openPerOwner) {
+      throw new AppError(
+        'TOO_MANY_SESSIONS',
+        `at most ${SESSION_LIMITS.openPerOwner} sessions that are not archived per owner; archive some (archive-session) or let them expire`,
+        { limit: SESSION_LIMITS.openPerOwner },
+      );
+    }
+    const [row] = await db
       .insert(analysisSessions)
       .values({
         id: randomUUID(),

@@ -31,6 +31,11 @@ export const sessionsModule = defineModule<SessionsDeps>({
       status: 404,
       description: 'The session is archived: it can be read but not used, extended or changed.',
     },
+    TOO_MANY_SESSIONS: {
+      status: 429,
+      description:
+        'The owner already has the most sessions that are not archived (`details.limit`, 1,000); archive some or let them expire.',
+    },
     SESSION_ANALYTICS_DISABLED: {
       status: 503,
       description: 'Session analytics are turned off on this server (SESSION_ENABLE_ANALYTICS=false).',
