@@ -72,7 +72,7 @@ const createSession: ToolDefinition<{ createAnalysisSession: Change }> = {
   variables: (args) => ({ ...args, sessionType: enumName(String(args.sessionType)) }),
   result: ({ createAnalysisSession: c }) => {
     const s = sessionWire(c.session);
-    return { ...success, ...s, ...lifetimeWire(c), status: 'success' as const };
+    return { status: 'success' as const, ...s, ...lifetimeWire(c) };
   },
   outputSchema: sessionSummarySchema.extend(lifetimeSchema.shape).extend(success),
   annotations: { ...write, idempotentHint: false },
@@ -121,7 +121,6 @@ const listSessions: ToolDefinition<{
     cursor: { schema: z.string().min(1).max(1_000), description: 'From the previous page' },
   },
   result: ({ analysisSessions: page }, args: ToolArgs) => ({
-    ...success,
     status: 'success' as const,
     user_id: (args.userId as string | undefined) ?? null,
     total_sessions: page.totalSessions,
