@@ -162,12 +162,18 @@ export function createGraphQLServer<Context extends BaseContext>(
   });
 }
 
+/**
+ * Yoga's own log lines. An error it reports that is a domain error (an unknown id, a refused
+ * argument: the caller's mistake, answered with its code) is logged at debug, not error: error is
+ * for what an operator must look at, and unexpected errors are logged as such by `maskError`.
+ */
 function yogaLogger(logger: Logger) {
   const at =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]) => {
       const [first, ...rest] = args;
-      if (first instanceof Error) logger[level]({ err: first, extra: rest }, first.message);
+      if (level === 'error' && isDomainError(first)) logger.debug({ err: first }, (first as Error).message);
+      else if (first instanceof Error) logger[level]({ err: first, extra: rest }, first.message);
       else logger[level]({ extra: rest.length ? rest : undefined }, String(first));
     };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
@@ -182,4 +188,9 @@ function retryableHttp(status: number | undefined, retryAfter: unknown) {
   if (status !== 429 && status !== 503) return {};
   const seconds = typeof retryAfter === 'number' && retryAfter > 0 ? Math.ceil(retryAfter) : undefined;
   return { http: { status, headers: seconds ? { 'Retry-After': String(seconds) } : {} } };
+}
+
+function isDomainError(error: unknown): boolean {
+  const original = (error as { originalError?: unknown } | null)?.originalError;
+  return isAppError(original) || isAppError(error);
 }
