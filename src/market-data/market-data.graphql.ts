@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
+import { sharedResults } from '../platform/graphql/shared-subscriptions.ts';
 import { checkIntervalMs, UPDATE_INTERVAL_MS } from '../platform/limits.ts';
 import type { Lineage } from './arbitration/lineage.ts';
 import type { PriceTick } from './hub/price-hub.ts';
@@ -279,6 +280,7 @@ builder.queryField('quote', (t) =>
 
 builder.subscriptionField('prices', (t) =>
   t.field({
+    ...sharedResults(),
     type: PriceTickRef,
     description:
       `Live prices for up to ${MAX_SYMBOLS_PER_REQUEST} symbols (equities, crypto pairs such as BTC/USDT, fx, indices). ` +

@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
+import { sharedResults } from '../platform/graphql/shared-subscriptions.ts';
 import type { EventType } from './detectors/types.ts';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES, parseEventQuery } from './event-filter.ts';
 import { eventIterator } from './event-iterator.ts';
@@ -164,6 +165,7 @@ builder.queryField('watchdogEvent', (t) =>
 
 builder.subscriptionField('watchdogEvents', (t) =>
   t.field({
+    ...sharedResults(),
     type: WatchdogEventRef,
     description:
       'Events as they are stored, from any instance, from now on. A reader that falls far behind loses the ' +

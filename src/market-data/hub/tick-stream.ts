@@ -16,21 +16,25 @@ export function tickStream(
   const pending = new Map<string, PriceTick>();
   let wake: (() => void) | undefined;
   let done = false;
-  const leave = symbols.map((resolved) =>
-    hub.subscribe(
+  const leave = symbols.map((resolved) => {
+    const reading = readingKey(resolved);
+    return hub.subscribe(
       resolved.instrument,
       {
         tick(tick) {
-          const snapshot = tick.snapshot || pending.get(tick.symbol)?.snapshot === true;
+          const overtaken = !tick.snapshot && pending.get(tick.symbol)?.snapshot === true;
           // Re-inserting moves the symbol to the back: symbols are served in arrival order.
           pending.delete(tick.symbol);
-          pending.set(tick.symbol, { ...tick, snapshot, resolved });
+          pending.set(
+            tick.symbol,
+            overtaken ? { ...tick, snapshot: true, resolved } : withReading(tick, resolved, reading),
+          );
           wake?.();
         },
       },
       intervalMs,
-    ),
-  );
+    );
+  });
   const finish = () => {
     if (done) return;
     done = true;
@@ -64,4 +68,35 @@ export function tickStream(
     },
   };
   return iterator;
+}
+
+/**
+ * The tick with how the symbol was read, as one object for every subscription that read it alike:
+ * a live tick goes to every subscriber of its symbol, and subscriptions that wrote the symbol the
+ * same way then hold the same event, which a shared subscription resolves once (see
+ * `sharedResults`). A snapshot is its subscriber's own tick, so it gets its own object.
+ */
+const readings = new WeakMap<PriceTick, Map<string, PriceTick>>();
+
+function withReading(tick: PriceTick, resolved: ResolvedSymbol, key: string): PriceTick {
+  let byReading = readings.get(tick);
+  if (!byReading) {
+    byReading = new Map();
+    readings.set(tick, byReading);
+  }
+  let event = byReading.get(key);
+  if (!event) {
+    event = { ...tick, resolved };
+    byReading.set(key, event);
+  }
+  return event;
+}
+
+function readingKey(resolved: ResolvedSymbol): string {
+  return [
+    resolved.instrument.symbol,
+    resolved.name ?? '',
+    resolved.exchange ?? '',
+    ...resolved.requested,
+  ].join('\u0000');
 }

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import { makeServer } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { AccessGate } from '../access/access-gate.ts';
 import { onExpiry } from '../access/expiry.ts';
@@ -8,6 +8,7 @@ import type { OperationRunner } from '../operations/runner.ts';
 import { CLOSE_POLICY, closeReason, RateGate } from '../ws/socket-limits.ts';
 import { CLOSE_UNAUTHENTICATED, viewerOfSocket } from '../ws/upgrade-router.ts';
 import { withoutHttp } from './graphql-errors.ts';
+import { payloadReplacer, type SocketExtra, serveProtocol } from './graphql-ws-socket.ts';
 
 export interface GraphqlWsLimits {
   /** Operations one connection may have running at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS). */
@@ -73,8 +74,10 @@ export function serveGraphqlWs(
     }
     return gate;
   };
-  const server = useServer(
-    {
+  const server = serveProtocol(
+    makeServer<Record<string, unknown> | undefined, SocketExtra>({
+      // A result many subscribers share is written to JSON once (see graphql-ws-socket.ts).
+      jsonMessageReplacer: payloadReplacer,
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket as WebSocket;
         const upgraded = viewerOfSocket(socket);
@@ -146,7 +149,7 @@ export function serveGraphqlWs(
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map(withoutHttp) } : result,
       onError: (_ctx, _id, _payload, errors) => errors.map(withoutHttp),
-    },
+    }),
     wss,
   );
   return {

@@ -25,6 +25,7 @@ import { boundedParseCache } from './parse-cache.ts';
 import { type PersistedOperations, persistedOperationsPlugin } from './persisted-operations.ts';
 import { type RateLimitOptions, rateLimitPlugin } from './rate-limit.ts';
 import { scopeGuardPlugin } from './scope-guard.ts';
+import { sharedSubscriptionsPlugin } from './shared-subscriptions.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -155,6 +156,8 @@ export function createGraphQLServer<Context extends BaseContext>(
       operationGuardPlugin({ limits: options.documentLimits, introspection: options.introspection }),
       scopeGuardPlugin(),
       rateLimitPlugin(options.rateLimit),
+      // Subscriptions whose events resolve alike for everyone execute each event once.
+      sharedSubscriptionsPlugin(),
       ...(options.aroundOperation ? [aroundOperationPlugin(options.aroundOperation)] : []),
       // After Yoga's result processors: it takes over only where they found none.
       multipartSubscriptionsPlugin(),

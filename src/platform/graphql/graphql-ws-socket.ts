@@ -1,0 +1,99 @@
+import type { IncomingMessage } from 'node:http';
+import { CloseCode, handleProtocols, type JSONMessageReplacer, type Server } from 'graphql-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+
+/**
+ * graphql-ws's protocol server (`makeServer`) on `ws` sockets, in place of the library's own
+ * `useServer` glue, for what the glue cannot do:
+ * - A result's JSON is written once however many subscribers receive that same result object
+ *   (shared subscription results, see shared-subscriptions.ts): the message replacer stands a
+ *   token in for the payload and `send` splices the payload's cached JSON in. Only the envelope
+ *   (`{"id":..,"type":"next","payload":..}`) is built per subscriber.
+ * - `send` does not wait for the write to flush: a subscriber is held back by its socket's
+ *   buffered bytes (bounded by the connection limits), not by one promise per message.
+ * Keep-alive pings and closing on errors are as the library's glue does them.
+ */
+
+/** Stands in for a `next` payload while the message is stringified (a string no JSON value here is). */
+const TOKEN = '\u0000vigil-payload';
+const TOKEN_JSON = JSON.stringify(TOKEN);
+const payloadJson = new WeakMap<object, string>();
+/** The payload JSON of the message being stringified (stringify and send run back to back). */
+let pendingPayload: string | undefined;
+
+export const payloadReplacer: JSONMessageReplacer = function (this: unknown, key, value) {
+  if (key !== 'payload' || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  // Only a `next` message's payload is an ExecutionResult (`data` and/or `errors`).
+  if (!('data' in value) && !('errors' in value)) return value;
+  let json = payloadJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    payloadJson.set(value, json);
+  }
+  pendingPayload = json;
+  return TOKEN;
+};
+
+function spliced(data: string): string {
+  const payload = pendingPayload;
+  pendingPayload = undefined;
+  if (payload === undefined) return data;
+  const at = data.lastIndexOf(TOKEN_JSON);
+  return at < 0 ? data : data.slice(0, at) + payload + data.slice(at + TOKEN_JSON.length);
+}
+
+export interface SocketExtra {
+  readonly socket: WebSocket;
+  readonly request: IncomingMessage;
+}
+
+/** Serves `server` on every connection of `wss`; returns its disposal. */
+export function serveProtocol(
+  server: Server<SocketExtra>,
+  wss: WebSocketServer,
+  keepAliveMs = 12_000,
+): { dispose(): Promise<void> } {
+  wss.options.handleProtocols = handleProtocols;
+  wss.on('connection', (socket, request) => {
+    socket.once('error', () => socket.close(CloseCode.InternalServerError, 'Internal server error'));
+    let pongWait: NodeJS.Timeout | undefined;
+    const ping = setInterval(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      pongWait = setTimeout(() => socket.terminate(), keepAliveMs);
+      socket.once('pong', () => clearTimeout(pongWait));
+      socket.ping();
+    }, keepAliveMs);
+    ping.unref();
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => {
+          const text = spliced(data);
+          if (socket.readyState === socket.OPEN) socket.send(text);
+        },
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', async (raw) => {
+            try {
+              await handle(String(raw));
+            } catch {
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            }
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(ping);
+      clearTimeout(pongWait);
+      void closed(code, String(reason));
+    });
+  });
+  return {
+    async dispose() {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      wss.removeAllListeners();
+      await new Promise<void>((resolve, reject) => wss.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
