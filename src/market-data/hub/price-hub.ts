@@ -56,6 +56,8 @@ interface Feed {
   referenceProvider: string | undefined;
   /** The market state and the minute it was worked out for (sessions turn on whole minutes). */
   state: { readonly minute: number; readonly value: MarketState } | undefined;
+  /** The snapshot newcomers get: one object while the price and the market state stay the same. */
+  snapshot: PriceTick | undefined;
   stop: () => void;
 }
 
@@ -92,6 +94,7 @@ export class PriceHub {
         reference: undefined,
         referenceProvider: undefined,
         state: undefined,
+        snapshot: undefined,
         stop: () => {},
       };
       this.#feeds.set(key, feed);
@@ -278,6 +281,20 @@ export class PriceHub {
     return feed.state.value;
   }
 
+  /**
+   * The tick as a snapshot. Subscribers that join while the price and the market state stay the
+   * same get the same object, so a subscription that resolves events once for all (see
+   * `sharedResults`) resolves it once for all of them too.
+   */
+  #snapshotOf(feed: Feed, tick: PriceTick, now: Date): PriceTick {
+    const marketState = this.#stateOf(feed, now);
+    const last = feed.snapshot;
+    if (last && last.seq === tick.seq && last.marketState === marketState && last.symbol === tick.symbol)
+      return last;
+    feed.snapshot = { ...tick, snapshot: true, marketState };
+    return feed.snapshot;
+  }
+
   #send(sub: Subscriber, feed: Feed, tick: PriceTick): void {
     const now = this.#options.clock.now();
     // Sequence numbers start at 1: nothing sent yet means this is the subscriber's snapshot.
@@ -285,7 +302,7 @@ export class PriceHub {
     sub.lastSentAt = now.getTime();
     sub.lastSentSeq = tick.seq;
     try {
-      sub.listener.tick(first ? { ...tick, snapshot: true, marketState: this.#stateOf(feed, now) } : tick);
+      sub.listener.tick(first ? this.#snapshotOf(feed, tick, now) : tick);
     } catch (error) {
       this.logger.error({ err: error, symbol: tick.symbol }, 'price listener threw');
     }
