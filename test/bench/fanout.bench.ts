@@ -77,7 +77,7 @@ export async function run(): Promise<void> {
 async function viaGraphqlWs(n: number): Promise<Result> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
-  SYMBOLS.forEach((s, i) => fake.prices.set(s, 100 + i));
+  for (const [i, s] of SYMBOLS.entries()) fake.prices.set(s, 100 + i);
   const config = parseConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,

@@ -61,7 +61,7 @@ function isShareable(args: ExecutionArgs): boolean {
 function computeShareable(args: ExecutionArgs): boolean {
   const operation = getOperationAST(args.document, args.operationName);
   const root = args.schema.getSubscriptionType();
-  if (!operation || operation.operation !== 'subscription' || !root) return false;
+  if (operation?.operation !== 'subscription' || !root) return false;
   const fields = root.getFields();
   const selections = operation.selectionSet.selections;
   return (
