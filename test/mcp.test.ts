@@ -3,9 +3,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServerAdapter } from '@whatwg-node/server';
@@ -25,11 +23,10 @@ import { createLogger, type Logger } from '../src/platform/observability/logger.
 import { compileTools, type ToolDefinition } from '../src/platform/operations/tool.ts';
 import { buildSchema } from '../src/schema.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
+import { spawnStdioServer } from './support/mcp-stdio.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
 type Json = any;
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** A tool of our own over the `quote` field, so these tests do not depend on the domain's tools. */
 const quoteTool: ToolDefinition<{ quote: { symbol: string; quote: { price: number; currency: string } } }> = {
@@ -914,25 +911,7 @@ describe('MCP', () => {
     });
 
     it('serves the same tools and resources over stdin/stdout, and exits 0 when stdin ends', async () => {
-      const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(process.env)) {
-        if (value !== undefined && key !== 'DATABASE_URL') env[key] = value;
-      }
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', 'src/mcp-stdio.ts'],
-        cwd: ROOT,
-        env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test' },
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk) => {
-        stderr += String(chunk);
-      });
-      const problems: Error[] = [];
-      transport.onerror = (error) => problems.push(error);
-      const client = new Client({ name: 'vigil-stdio-test', version: '1.0.0' });
-      await client.connect(transport);
+      const { client, stderr: logs, problems } = await spawnStdioServer(dataDir, 'vigil-stdio-test');
 
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(t.app.tools.map((tool) => tool.name).sort());
@@ -956,10 +935,10 @@ describe('MCP', () => {
       // Every line on stdout was a protocol message (a stray line would have been reported as an error)
       // and the logs went to stderr.
       expect(problems).toEqual([]);
-      expect(stderr).toMatch(/mcp stdio server ready/);
-      expect(stderr).toMatch(/"reason":"stdin closed"/);
-      expect(stderr).toMatch(/"msg":"stopped"/);
-      expect(stderr).not.toMatch(/second signal/);
+      expect(logs()).toMatch(/mcp stdio server ready/);
+      expect(logs()).toMatch(/"reason":"stdin closed"/);
+      expect(logs()).toMatch(/"msg":"stopped"/);
+      expect(logs()).not.toMatch(/second signal/);
     }, 60_000);
   });
 });

@@ -6,17 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.ts';
+import { spawnStdioServer } from './support/mcp-stdio.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.
 type Json = any;
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const SESSION_TOOLS = [
   'create-analysis-session',
@@ -111,30 +108,13 @@ describe('analysis sessions over MCP', () => {
     });
 
     it('tracks a query in a session created over stdin/stdout', async () => {
-      // Its own embedded database in DATA_DIR: the spawned process must not share the suite's server.
-      const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(process.env)) {
-        if (value !== undefined && key !== 'DATABASE_URL') env[key] = value;
-      }
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', 'src/mcp-stdio.ts'],
-        cwd: ROOT,
-        env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test' },
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk) => {
-        stderr += String(chunk);
-      });
-      const client = new Client({ name: 'vigil-sessions-stdio-test', version: '1.0.0' });
-      await client.connect(transport);
+      const { client, stderr } = await spawnStdioServer(dataDir, 'vigil-sessions-stdio-test');
       try {
         const created = await tool(client, 'create-analysis-session', {
           assets: ['AAPL'],
           sessionType: 'equity',
         });
-        expect(created.isError, `${JSON.stringify(created)}\n${stderr}`).toBeFalsy();
+        expect(created.isError, `${JSON.stringify(created)}\n${stderr()}`).toBeFalsy();
         const sessionId = created.structuredContent.session_id;
         const searched = await tool(client, 'search-by-symbol', {
           symbol: 'AAPL',
@@ -155,7 +135,7 @@ describe('analysis sessions over MCP', () => {
         // Ends stdin, then waits for the process to exit.
         await client.close();
       }
-      expect(stderr).toMatch(/"msg":"stopped"/);
+      expect(stderr()).toMatch(/"msg":"stopped"/);
     }, 60_000);
   });
 });
