@@ -1,6 +1,8 @@
-import { parse } from 'graphql';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { operationToRun, SlidingWindowStore } from './rate-limit.ts';
+import { getGraphQLRateLimiter } from '@envelop/rate-limiter/get-graphql-rate-limiter';
+import { buildSchema, parse } from 'graphql';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.ts';
+import { limitedRootFields, SlidingWindowStore } from './rate-limit.ts';
 
 describe('SlidingWindowStore', () => {
   beforeEach(() => {
@@ -10,6 +12,7 @@ describe('SlidingWindowStore', () => {
   afterEach(() => vi.useRealTimers());
 
   const id = { contextIdentity: 'ip:1.2.3.4', fieldIdentity: 'serverInfo' };
+  const client = id.contextIdentity;
 
   it('says when the oldest call that blocks the next one leaves the window', () => {
     const store = new SlidingWindowStore();
@@ -35,49 +38,185 @@ describe('SlidingWindowStore', () => {
     store.setForIdentity(other, [Date.now()], 1_000);
     expect(store.getForIdentity(id)).toEqual([]);
     expect(store.getForIdentity(other)).toHaveLength(1);
+
+    // Counting sweeps too: the other client is gone one window later.
+    vi.advanceTimersByTime(5_000);
+    expect(store.charge(client, ['serverInfo'], 5, 1_000, Date.now())).toBe(-1);
+    expect(store.getForIdentity(other)).toEqual([]);
+    expect(store.getForIdentity(id)).toEqual([Date.now()]);
   });
 
-  it('gives back exactly the calls one operation recorded, even after others were counted', () => {
+  it('counts each entry of an operation, and none of them when one is over the limit', () => {
+    const store = new SlidingWindowStore();
+    const t0 = Date.now();
+    const quote = { contextIdentity: client, fieldIdentity: 'quote' };
+    expect(store.charge(client, ['serverInfo', 'quote', 'serverInfo'], 3, 60_000, t0)).toBe(-1);
+    expect(store.getForIdentity(id)).toEqual([t0, t0]);
+    expect(store.getForIdentity(quote)).toEqual([t0]);
+    // The second serverInfo would be a fourth call: refused, and the quote and first serverInfo
+    // this operation counted are taken back.
+    expect(store.charge(client, ['quote', 'serverInfo', 'serverInfo'], 3, 60_000, t0 + 1)).toBe(2);
+    expect(store.getForIdentity(id)).toEqual([t0, t0]);
+    expect(store.getForIdentity(quote)).toEqual([t0]);
+    // Once the first calls leave the window, the same operation fits.
+    expect(store.charge(client, ['quote', 'serverInfo', 'serverInfo'], 3, 60_000, t0 + 60_000)).toBe(-1);
+    expect(store.getForIdentity(id)).toEqual([t0 + 60_000, t0 + 60_000]);
+  });
+
+  it('gives back exactly the calls one operation counted, even after others were counted', () => {
     const store = new SlidingWindowStore();
     const t0 = Date.now();
     store.setForIdentity(id, [t0 - 1_000], 60_000);
-    const receipt = store.record(() => store.setForIdentity(id, [t0 - 1_000, t0, t0], 60_000));
+    store.charge(client, ['serverInfo', 'serverInfo'], 10, 60_000, t0);
     // Another operation of the same client counts a call meanwhile.
-    store.setForIdentity(id, [t0 - 1_000, t0, t0, t0], 60_000);
-    store.refund(receipt);
-    expect(store.getForIdentity(id)).toEqual([t0 - 1_000, t0]);
+    store.charge(client, ['serverInfo'], 10, 60_000, t0 + 5);
+    store.refund(client, ['serverInfo', 'serverInfo'], t0);
+    expect(store.getForIdentity(id)).toEqual([t0 - 1_000, t0 + 5]);
+    // A refund for calls that have left the window (or a forgotten client) gives back nothing.
+    store.refund(client, ['serverInfo'], t0 - 1);
+    store.refund('ip:9.9.9.9', ['serverInfo'], t0);
+    expect(store.getForIdentity(id)).toEqual([t0 - 1_000, t0 + 5]);
   });
 
-  it('gives the calls back at once when counting throws', () => {
+  it('decides as a plain list of timestamps would, across growth and wrap-around', () => {
     const store = new SlidingWindowStore();
-    const refused = new Error('over the limit');
-    expect(() =>
-      store.record(() => {
-        store.setForIdentity(id, [Date.now()], 60_000);
-        throw refused;
-      }),
-    ).toThrow(refused);
-    expect(store.getForIdentity(id)).toEqual([]);
+    const windowMs = 1_000;
+    const max = 37;
+    const reference: number[] = [];
+    let now = Date.now();
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    for (let step = 0; step < 5_000; step++) {
+      now += Math.floor(random() * 60);
+      const live = reference.filter((t) => t + windowMs > now);
+      const allowed = live.length < max;
+      expect(store.charge(client, ['serverInfo'], max, windowMs, now)).toBe(allowed ? -1 : 0);
+      reference.length = 0;
+      reference.push(...live);
+      if (allowed) reference.push(now);
+      if (allowed && random() < 0.1) {
+        store.refund(client, ['serverInfo'], now);
+        reference.pop();
+      }
+    }
+    const held = store.getForIdentity(id).filter((t) => t + windowMs > now);
+    expect(held).toEqual(reference);
+    expect(reference.length).toBeGreaterThan(max / 2);
+  });
+
+  it("serves @envelop/rate-limiter's own limiter under the same keys", async () => {
+    const store = new SlidingWindowStore();
+    const limiter = getGraphQLRateLimiter({ identifyContext: () => client, store });
+    const call = () =>
+      limiter('serverInfo', { args: {}, context: {} }, { max: 2, window: '60s', uncountRejected: true });
+    expect(await call()).toBeUndefined();
+    expect(await call()).toBeUndefined();
+    expect(await call()).toMatch(/serverInfo/);
+    expect(store.getForIdentity(id)).toHaveLength(2);
+    expect(store.charge(client, ['serverInfo'], 2, 60_000, Date.now())).toBe(0);
   });
 });
 
-describe('operationToRun', () => {
-  const doc = parse(
-    'query A { serverInfo { version } } query B($s: String!) { quote(symbol: $s) { id } } fragment F on Query { __typename }',
-  );
+describe('limitedRootFields', () => {
+  const schema = buildSchema(`
+    type Query { serverInfo: Info quote(symbol: String!): Info }
+    type Mutation { touch: Int }
+    type Subscription { time: String }
+    type Info { name: String }
+  `);
+  const doc = parse(`
+    query A { serverInfo { name } __typename }
+    query B($s: String!) { a: quote(symbol: $s) { name } b: quote(symbol: "X") { name } ...F ...F }
+    mutation C { touch ... on Mutation { touch } }
+    subscription D { time }
+    fragment F on Query { serverInfo { name } __schema { queryType { name } } }
+  `);
 
-  it('keeps the operation that runs and the fragments, and the same object for the same choice', () => {
-    const pruned = operationToRun(doc, 'B');
-    expect(pruned.definitions.map((d) => (d as { name?: { value: string } }).name?.value)).toEqual([
-      'B',
-      'F',
-    ]);
-    expect(operationToRun(doc, 'B')).toBe(pruned);
+  it('lists the root fields of the operation that runs, aliases and fragments included, introspection not', () => {
+    expect(limitedRootFields(schema, doc, 'A')).toEqual(['serverInfo']);
+    expect(limitedRootFields(schema, doc, 'B')).toEqual(['quote', 'quote', 'serverInfo']);
+    expect(limitedRootFields(schema, doc, 'C')).toEqual(['touch', 'touch']);
   });
 
-  it('leaves single-operation documents and unclear choices alone', () => {
-    const single = parse('{ serverInfo { version } }');
-    expect(operationToRun(single, undefined)).toBe(single);
-    expect(operationToRun(doc, undefined)).toBe(doc);
+  it('lists nothing for a subscription, an unknown name or an unclear choice', () => {
+    expect(limitedRootFields(schema, doc, 'D')).toEqual([]);
+    expect(limitedRootFields(schema, doc, 'Z')).toEqual([]);
+    expect(limitedRootFields(schema, doc, undefined)).toEqual([]);
+  });
+
+  it('works a document out once: the same list for the same document and name', () => {
+    const single = parse('{ serverInfo { name } }');
+    const first = limitedRootFields(schema, single, undefined);
+    expect(first).toEqual(['serverInfo']);
+    expect(limitedRootFields(schema, single, undefined)).toBe(first);
+    // A single operation is counted whatever name is asked (execution refuses a wrong one).
+    expect(limitedRootFields(schema, single, 'Other')).toBe(first);
+    expect(limitedRootFields(schema, doc, 'B')).toBe(limitedRootFields(schema, doc, 'B'));
+  });
+});
+
+describe('rate limits on a listening server', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      listen: true,
+      env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY_HOPS: '1' },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const post = async (address: string, body: Record<string, unknown>) => {
+    const response = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  };
+
+  it('charges only the operation that runs, and a fragment once however often it is spread', async () => {
+    const address = '198.51.100.31';
+    const query = `
+      query One { serverInfo { name } }
+      query Three { a: serverInfo { name } b: serverInfo { version } }
+      query Spread { ...F ...F }
+      fragment F on Query { serverInfo { name } }
+    `;
+    // Running One (three times) spends nothing of the fields of Three or of the fragment.
+    expect((await post(address, { query, operationName: 'Spread' })).status).toBe(200);
+    expect((await post(address, { query, operationName: 'One' })).status).toBe(200);
+    expect((await post(address, { query, operationName: 'One' })).status).toBe(200);
+    const limited = await post(address, { query, operationName: 'One' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^(59|60)$/);
+    expect(limited.body.errors[0]).toMatchObject({
+      message: expect.stringContaining('Rate limit exceeded for serverInfo: at most 3 calls per 60s'),
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: Number(limited.headers.get('retry-after')) },
+    });
+  });
+
+  it('answers GET as POST, and spends nothing on a refused operation', async () => {
+    const address = '198.51.100.32';
+    const get = async (query: string) =>
+      (
+        await fetch(`${t.url}/graphql?query=${encodeURIComponent(query)}`, {
+          headers: { 'x-graphql-csrf': '1', 'x-forwarded-for': address },
+        })
+      ).status;
+    expect(await get('{ a: serverInfo { name } b: serverInfo { name } }')).toBe(200);
+    // Two more would make four: refused whole.
+    expect(await get('{ a: serverInfo { name } b: serverInfo { name } }')).toBe(429);
+    // Refused before running (a variable the document does not accept): given back.
+    const bad = await post(address, {
+      query: 'query ($s: String!) { serverInfo { name } quote(symbol: $s) { symbol } }',
+      variables: { s: 5 },
+    });
+    expect(bad.body.data).toBeUndefined();
+    expect(await get('{ serverInfo { name } }')).toBe(200);
+    expect(await get('{ serverInfo { name } }')).toBe(429);
   });
 });
