@@ -2,7 +2,7 @@
  * Moving averages over price series. Outputs have the input's length; positions inside the warm-up
  * (not enough data yet) are NaN. See series.ts for the conventions every indicator shares.
  */
-import { assertPeriod, outputSeries, slidingMean, windowSum } from './series.ts';
+import { assertPeriod, outputSeries, overwrittenSeries, slidingMean, windowSum } from './series.ts';
 
 /**
  * Simple moving average: mean of the last `period` values. Warm-up: period - 1 values (the first
@@ -27,7 +27,8 @@ export function ema(values: ArrayLike<number>, period: number): Float64Array {
   const n = values.length;
   let start = 0;
   while (start < n && !Number.isFinite(values[start]!)) start++;
-  const out = outputSeries(n, start + period - 1);
+  // Every value past the warm-up is written by emaInto (or, when too short, the warm-up is all).
+  const out = overwrittenSeries(n, start + period - 1);
   if (n - start < period) return out;
   emaInto(values, start, period, out);
   return out;

@@ -1,4 +1,11 @@
-import { assertPeriod, outputSeries, SLIDING_TOLERANCE, UNIT_ROUNDOFF, windowSum } from './series.ts';
+import {
+  assertPeriod,
+  outputSeries,
+  overwrittenSeries,
+  SLIDING_TOLERANCE,
+  UNIT_ROUNDOFF,
+  windowSum,
+} from './series.ts';
 
 /**
  * Relative Strength Index with Wilder's smoothing: the first average gain and loss are the simple
@@ -65,9 +72,10 @@ export function macd(closes: ArrayLike<number>, fast = 12, slow = 26, signalPeri
   const n = closes.length;
   const lineStart = slow - 1;
   const signalStart = slow + signalPeriod - 2;
-  const line = outputSeries(n, lineStart);
-  const signal = outputSeries(n, signalStart);
-  const histogram = outputSeries(n, signalStart);
+  // The loops below write every value past each warm-up (up to n, wherever they stop early).
+  const line = overwrittenSeries(n, lineStart);
+  const signal = overwrittenSeries(n, signalStart);
+  const histogram = overwrittenSeries(n, signalStart);
   // Built before the loops: code after a hot loop that has never run when V8 compiles the loop
   // on-stack can make that compiled loop bail out at the end of every later call.
   const result: MacdSeries = { macd: line, signal, histogram };

@@ -30,6 +30,19 @@ export function outputSeries(n: number, warmup: number): Float64Array {
   return out;
 }
 
+/**
+ * `outputSeries` whose values past the warm-up are left as the allocator found them, for an
+ * indicator that writes every one of them (EMA and MACD): zeroing a fresh output costs as much as
+ * computing a fast indicator into it. The caller must write out[warmup..n), all of it, before the
+ * series leaves it: nothing else may ever read those values.
+ */
+export function overwrittenSeries(n: number, warmup: number): Float64Array {
+  const bytes = Buffer.allocUnsafeSlow(n * Float64Array.BYTES_PER_ELEMENT);
+  const out = new Float64Array(bytes.buffer, bytes.byteOffset, n);
+  out.fill(Number.NaN, 0, Math.min(n, warmup));
+  return out;
+}
+
 /** Sum of values[from..to), four partial sums at a time (shorter dependency chain, same accuracy class). */
 export function windowSum(values: ArrayLike<number>, from: number, to: number): number {
   let a = 0;
