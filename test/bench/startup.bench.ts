@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
+import { LAUNCH, root, spawnServer } from './spawned-server.ts';
 import { summarize, table } from './stats.ts';
 
 /**
@@ -15,8 +13,6 @@ import { summarize, table } from './stats.ts';
  * before the bundle). Goals: under 3 s embedded, under 1 s on Postgres.
  */
 const RUNS = 5;
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const LAUNCH = ['src/cli/launch.mjs'];
 const FROM_SOURCES = ['--import', 'tsx', 'src/main.ts'];
 
 export async function run(): Promise<void> {
@@ -82,45 +78,7 @@ async function compare(label: string, env: Record<string, string>): Promise<Reco
 
 /** Milliseconds from spawn to the first 200 from /readyz; then a graceful stop. */
 async function timeToReady(args: readonly string[], env: Record<string, string>): Promise<number> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  try {
-    const deadline = started + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      if (performance.now() > deadline) throw new Error('the server was not ready within 60 s');
-      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ok) return performance.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  } finally {
-    await stop(child);
-  }
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  const server = await spawnServer(args, env);
+  await server.stop();
+  return server.readyMs;
 }
