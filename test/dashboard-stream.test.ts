@@ -140,6 +140,36 @@ describe('dashboard live surfaces', () => {
     await ws.closed;
   });
 
+  it('/dashboard/stream sends every connection the same text frames of an event, filtered ones only what passes', async () => {
+    const listeners = t.app.deps.watchdogs.listenerCount;
+    const sockets = [0, 1, 2].map(() => new Socket(`${t.wsUrl}/dashboard/stream`));
+    const frames = sockets.map((ws) => {
+      const seen: Array<{ text: string; binary: boolean }> = [];
+      ws.socket.on('message', (data, binary) => seen.push({ text: String(data), binary }));
+      return seen;
+    });
+    for (const ws of sockets) await ws.next('health');
+    const [all, also, filtered] = sockets as [Socket, Socket, Socket];
+    filtered.send({ type: 'filter', filter: { severities: ['critical'] } });
+    await filtered.next('filter');
+    const high = await publish(sample({ description: 'shared bytes: high' }));
+    const crash = await publish(critical('AMZN'));
+    const events = (i: number) => frames[i]!.filter((f) => f.text.startsWith('{"type":"event"'));
+    await until(() => events(0).length === 2 && events(1).length === 2, 'both events');
+    await until(() => events(2).length === 1, 'the critical event');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(events(0)).toEqual(events(1));
+    expect(events(0).map((f) => JSON.parse(f.text).data.event_id)).toEqual([high.id, crash.id]);
+    expect(events(2)).toEqual([events(0)[1]]);
+    for (const f of frames.flat()) expect(f.binary).toBe(false);
+    expect(all.messages.filter((m) => m.type === 'event')).toHaveLength(2);
+    expect(also.messages.filter((m) => m.type === 'event')).toHaveLength(2);
+
+    for (const ws of sockets) ws.close();
+    await Promise.all(sockets.map((ws) => ws.closed));
+    await until(() => t.app.deps.watchdogs.listenerCount === listeners, 'the listeners to leave');
+  });
+
   it('the GraphQL subscription delivers events, narrowed by its filter, and leaves the feed when ended', async () => {
     const listeners = t.app.deps.watchdogs.listenerCount;
     const { client } = graphqlWs(`${t.wsUrl}/graphql`);

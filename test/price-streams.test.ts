@@ -6,6 +6,8 @@ import { createFakeProvider, type FakeProvider } from './support/fake-provider.t
 /** A ws client that records every message and can wait for one matching a predicate. */
 class Client {
   readonly messages: Array<Record<string, unknown>> = [];
+  /** Every message as it came over the wire. */
+  readonly raw: string[] = [];
   readonly socket: WebSocket;
   readonly closed: Promise<{ code: number; reason: string }>;
   #waiters: Array<() => void> = [];
@@ -13,6 +15,7 @@ class Client {
   constructor(url: string) {
     this.socket = new WebSocket(url);
     this.socket.on('message', (data) => {
+      this.raw.push(String(data));
       this.messages.push(JSON.parse(String(data)) as Record<string, unknown>);
       for (const w of this.#waiters.splice(0)) w();
     });
@@ -253,5 +256,51 @@ describe('plain WebSocket price streams', () => {
     await b.next(ofType('subscription_ack'));
     expect(fake.streams.get('MSFT')?.size).toBe(1);
     expect((await connections()).hub).toMatchObject({ upstream_feeds: 1 });
+  });
+
+  it('tells a subscription which of its feeds is failing', async () => {
+    fake.prices.set('NVDA', 900);
+    const c = await connect('/ws/prices/NVDA?interval_ms=100');
+    const ack = await c.next(ofType('subscription_ack'));
+    await snapshotItems(c, ['NVDA']);
+    for (const sub of fake.streams.get('NVDA') ?? []) sub.onError(new Error('upstream went away'));
+    expect(await c.next(ofType('error'))).toMatchObject({
+      error_code: 'PROCESSING_ERROR',
+      message: 'price feed for NVDA is failing: upstream went away',
+      details: { symbol: 'NVDA', subscription_id: ack.subscription_id },
+    });
+  });
+
+  it('sends subscribers of the same symbols the same bytes of a tick; a closed one leaves nothing', async () => {
+    const path = '/ws/prices/AAPL,MSFT?interval_ms=100';
+    const [a, b] = [await connect(path), await connect(path)];
+    for (const c of [a, b]) await snapshotItems(c, ['AAPL', 'MSFT']);
+    const hub = () => t.app.deps.priceHub.stats();
+    // Only these two connections are left: one hub subscriber per symbol each.
+    await expect.poll(() => hub().subscribers).toBe(4);
+    fake.emit('AAPL', 321.25);
+    const sent = async (c: Client) => {
+      const message = await c.next((m) => m.type === 'data' && JSON.stringify(m.data).includes('321.25'));
+      return { id: String(message.subscription_id), text: c.raw.find((r) => r.includes('321.25'))! };
+    };
+    const [fromA, fromB] = [await sent(a), await sent(b)];
+    expect(fromA.id).not.toBe(fromB.id);
+    // The same bytes but for the subscription's id and the time the message went out.
+    const envelope = ({ id, text }: { id: string; text: string }) =>
+      text
+        .replace(`"subscription_id":"${id}"`, '"subscription_id":"-"')
+        .replace(/"timestamp":"[^"]+","metadata"/, '"timestamp":"-","metadata"');
+    expect(envelope(fromA)).toBe(envelope(fromB));
+    expect(JSON.stringify(JSON.parse(fromA.text))).toBe(fromA.text);
+
+    a.close();
+    await a.closed;
+    await expect.poll(() => hub().subscribers).toBe(2);
+    expect((await connections()).price_stream_connections).toBe(1);
+    b.close();
+    await b.closed;
+    await expect.poll(async () => (await connections()).price_stream_connections).toBe(0);
+    expect(hub()).toMatchObject({ feeds: 0, subscribers: 0 });
+    expect(fake.streams.size).toBe(0);
   });
 });

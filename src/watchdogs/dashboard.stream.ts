@@ -4,6 +4,7 @@ import { isAppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import { CLOSE_POLICY, CLOSE_TRY_AGAIN_LATER, closeReason, RateGate } from '../platform/ws/socket-limits.ts';
 import type { WsRouteContext } from '../platform/ws/upgrade-router.ts';
+import { eventBytes, messageBytes, type ReadResult, SharedRead, sendBytes } from './dashboard.fanout.ts';
 import {
   HEALTH_POLL_MS,
   MESSAGE_RATE,
@@ -11,10 +12,10 @@ import {
   parseDashboardMessage,
   STATS_INTERVAL_MS,
 } from './dashboard.protocol.ts';
-import { eventWire, healthWire, overallHealth, statsWire, uptimeSeconds } from './dashboard.wire.ts';
+import { healthWire, overallHealth, statsWire, uptimeSeconds } from './dashboard.wire.ts';
 import { ANY_EVENT, type EventFilter, matchesEventFilter } from './event-filter.ts';
 import type { WatchdogEvent } from './events.repository.ts';
-import type { WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
+import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
 
 export interface DashboardStreamDeps {
   readonly watchdogs: WatchdogsApi;
@@ -40,7 +41,9 @@ const MAX_HELD = 100;
  * /dashboard/stream (protocol in dashboard.protocol.ts). Each connection listens to the watchdogs'
  * event feed (the source of the GraphQL subscription) and filters locally, so a filter message
  * takes effect at once. Stats and health are read once per tick for all connections, on a timer
- * that runs only while a connection is open. Memory per connection is bounded: the feed drops the
+ * that runs only while a connection is open; connections that open together share one read of
+ * their opening stats and health. A message many connections get (stats, health, an event) is
+ * encoded once and the same bytes go to each. Memory per connection is bounded: the feed drops the
  * oldest events of a listener that falls behind, and the upgrade router closes a socket whose
  * unsent bytes pass WS_MAX_BUFFERED_BYTES.
  */
@@ -52,6 +55,11 @@ export class DashboardStream {
   #lastStatsAt = 0;
   #lastHealthAt = 0;
   #lastStatuses = '';
+  /** The opening stats and health, read once for the connections waiting on them. */
+  readonly #opening = new SharedRead<Connection, [DashboardStats, WatchdogHealth[]]>(
+    () => Promise.all([this.deps.watchdogs.stats(), this.deps.watchdogs.health()]),
+    (connections, read) => this.#open(connections, read),
+  );
 
   constructor(private readonly deps: DashboardStreamDeps) {}
 
@@ -79,20 +87,29 @@ export class DashboardStream {
     socket.on('message', (data, isBinary) => this.#onMessage(connection, isBinary ? '' : String(data)));
     socket.once('close', () => this.#drop(connection));
     this.#schedule();
-    void this.#open(connection);
+    this.#opening.add(connection);
   };
 
-  async #open(connection: Connection): Promise<void> {
+  /** Each connection gets the opening stats and health (the same bytes), then the events heard meanwhile. */
+  #open(connections: readonly Connection[], read: ReadResult<[DashboardStats, WatchdogHealth[]]>): void {
+    let opening: readonly Buffer[] = [];
     try {
-      const [stats, health] = await Promise.all([this.deps.watchdogs.stats(), this.deps.watchdogs.health()]);
-      this.#send(connection, messages.stats(statsWire(stats)));
-      this.#send(connection, this.#healthMessage(health));
+      if (!read.ok) throw read.error;
+      const [stats, health] = read.value;
+      opening = [messageBytes(messages.stats(statsWire(stats))), messageBytes(this.#healthMessage(health))];
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'dashboard stream could not read the opening stats');
     }
-    const held = connection.held ?? [];
-    connection.held = undefined;
-    for (const event of held) this.#onEvent(connection, event);
+    for (const connection of connections) {
+      try {
+        for (const bytes of opening) sendBytes(connection.socket, bytes);
+        const held = connection.held ?? [];
+        connection.held = undefined;
+        for (const event of held) this.#onEvent(connection, event);
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, 'dashboard stream could not open a connection');
+      }
+    }
   }
 
   #onEvent(connection: Connection, event: WatchdogEvent): void {
@@ -102,7 +119,8 @@ export class DashboardStream {
       return;
     }
     if (connection.filter && !matchesEventFilter(event, connection.filter)) return;
-    this.#send(connection, messages.event(eventWire(event)));
+    if (connection.socket.readyState === connection.socket.OPEN)
+      sendBytes(connection.socket, eventBytes(event));
   }
 
   #onMessage(connection: Connection, raw: string): void {
@@ -135,6 +153,7 @@ export class DashboardStream {
     if (!this.#connections.delete(connection)) return;
     connection.stop();
     connection.held = undefined;
+    this.#opening.delete(connection);
     if (this.#connections.size > 0) return;
     this.deps.clock.clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -191,11 +210,8 @@ export class DashboardStream {
   }
 
   #broadcast(message: object): void {
-    const text = JSON.stringify(message);
-    for (const connection of this.#connections) {
-      if (!connection.held && connection.socket.readyState === connection.socket.OPEN)
-        connection.socket.send(text);
-    }
+    const bytes = messageBytes(message);
+    for (const connection of this.#connections) if (!connection.held) sendBytes(connection.socket, bytes);
   }
 
   #send(connection: Connection, message: object): void {

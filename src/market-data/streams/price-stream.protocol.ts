@@ -134,7 +134,45 @@ export function parseClientMessage(raw: string): ParseResult {
   return { ok: true, message: parsed.data };
 }
 
-const now = () => new Date().toISOString();
+/**
+ * The subscription of /ws/prices/{symbols}: the symbols from the path, the rest from the query
+ * (interval_ms, market, asset_type), checked as a subscribe message would be.
+ */
+export function parsePathSubscription(
+  symbols: string | undefined,
+  requestUrl: string | undefined,
+): { ok: true; message: SubscribeMessage } | Extract<ParseResult, { ok: false }> {
+  const url = new URL(requestUrl ?? '/', 'http://localhost');
+  const interval = url.searchParams.get('interval_ms');
+  const raw = {
+    type: 'subscribe',
+    stream_type: 'price',
+    symbols: (symbols ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    market: url.searchParams.get('market') ?? 'US',
+    ...(url.searchParams.has('asset_type') ? { asset_type: url.searchParams.get('asset_type') } : {}),
+    ...(interval !== null ? { interval_ms: Number(interval) } : {}),
+  };
+  const parsed = parseClientMessage(JSON.stringify(raw));
+  if (!parsed.ok) return parsed;
+  if (parsed.message.type !== 'subscribe')
+    return { ok: false, code: 'SUBSCRIPTION_ERROR', message: 'invalid subscription', details: {} };
+  return { ok: true, message: parsed.message };
+}
+
+/** The time as messages carry it; written once per millisecond, however many messages go out in it. */
+let nowMs = Number.NaN;
+let nowText = '';
+const now = () => {
+  const ms = Date.now();
+  if (ms !== nowMs) {
+    nowMs = ms;
+    nowText = new Date(ms).toISOString();
+  }
+  return nowText;
+};
 
 export const messages = {
   ack: (
@@ -158,7 +196,7 @@ export const messages = {
     symbols,
   }),
   data: (streamType: StreamType, subscriptionId: string, data: readonly unknown[]) => ({
-    type: 'data',
+    type: 'data' as const,
     stream_type: streamType,
     subscription_id: subscriptionId,
     data,
@@ -204,13 +242,26 @@ function resolvedItems(resolved: ResolvedSymbol) {
   }));
 }
 
+/** The item of each tick, one object for every subscription that carries it (its JSON is shared too). */
+const itemOfTick = new WeakMap<PriceTick, Readonly<ReturnType<typeof buildPriceItem>>>();
+
 /**
  * A price item (`data[]` of price, quote and multi_asset streams). Beyond the original fields:
  * `snapshot` marks the first item of each symbol, the last known price when the subscription
  * started (`timestamp` is its time, which on a closed market may be hours old), and `market_state`
- * says where its market is (pre, regular, post, closed, continuous).
+ * says where its market is (pre, regular, post, closed, continuous). The same tick gives the same
+ * frozen object each time: copy it to change it.
  */
 export function priceItem(tick: PriceTick) {
+  let item = itemOfTick.get(tick);
+  if (item === undefined) {
+    item = Object.freeze(buildPriceItem(tick));
+    itemOfTick.set(tick, item);
+  }
+  return item;
+}
+
+function buildPriceItem(tick: PriceTick) {
   return {
     symbol: tick.symbol,
     asset_type: tick.instrument.assetClass,

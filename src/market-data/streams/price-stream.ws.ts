@@ -15,17 +15,20 @@ import { namesInstrument, type ResolvedSymbol, resolveStreamable } from '../hub/
 import type { MarketDataService } from '../market-data.service.ts';
 import { TokenBucket } from '../providers/http/token-bucket.ts';
 import { ASSET_CLASSES, type AssetClass } from '../types.ts';
+import { FeedListener, SocketOutlet } from './price-stream.outlet.ts';
 import {
   type ErrorCode,
   LIMITS,
   messages,
   parseClientMessage,
+  parsePathSubscription,
   quote,
   SUPPORTED_STREAM_TYPES,
   type SubscribeMessage,
   type UnsubscribeMessage,
 } from './price-stream.protocol.ts';
 import { type DataOutlet, PriceSubscription } from './price-stream.subscription.ts';
+import { heartbeatTexts } from './price-stream.wire.ts';
 
 interface Connection {
   readonly socket: WebSocket;
@@ -65,6 +68,7 @@ export class PriceStreams {
     private readonly onRateLimited: () => void = () => {},
   ) {
     this.#heartbeat = setInterval(() => {
+      const heartbeat = heartbeatTexts(messages.heartbeat);
       for (const c of this.#connections) {
         if (c.socket.bufferedAmount > c.limits.maxBufferedBytes) {
           if (c.behind) closeSlowReader(c.socket);
@@ -72,7 +76,7 @@ export class PriceStreams {
           continue;
         }
         c.behind = false;
-        this.#send(c, messages.heartbeat(c.subscriptions.size));
+        this.#sendText(c, heartbeat(c.subscriptions.size));
       }
     }, LIMITS.heartbeatMs);
     this.#heartbeat.unref();
@@ -86,25 +90,9 @@ export class PriceStreams {
   /** /ws/prices/{symbols}: subscribed from the path (query: interval_ms, market, asset_type). */
   onPricesConnection = (socket: WebSocket, route: WsRouteContext): void => {
     const connection = this.#open(socket, route);
-    const url = new URL(route.request.url ?? '/', 'http://localhost');
-    const interval = url.searchParams.get('interval_ms');
-    const raw = {
-      type: 'subscribe',
-      stream_type: 'price',
-      symbols: (route.params.symbols ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      market: url.searchParams.get('market') ?? 'US',
-      ...(url.searchParams.has('asset_type') ? { asset_type: url.searchParams.get('asset_type') } : {}),
-      ...(interval !== null ? { interval_ms: Number(interval) } : {}),
-    };
-    const parsed = parseClientMessage(JSON.stringify(raw));
-    if (!parsed.ok || parsed.message.type !== 'subscribe') {
-      const failure = parsed.ok
-        ? { code: 'SUBSCRIPTION_ERROR' as const, message: 'invalid subscription', details: {} }
-        : parsed;
-      this.#send(connection, messages.error(failure.code, failure.message, failure.details));
+    const parsed = parsePathSubscription(route.params.symbols, route.request.url);
+    if (!parsed.ok) {
+      this.#send(connection, messages.error(parsed.code, parsed.message, parsed.details));
       socket.close(CLOSE_POLICY, 'invalid subscription');
       return;
     }
@@ -148,10 +136,7 @@ export class PriceStreams {
       route: route.template,
       client: route.client,
       subscriptions: new Map(),
-      outlet: {
-        backedUp: () => socket.bufferedAmount > limits.maxBufferedBytes,
-        send: (message) => this.#send(connection, message),
-      },
+      outlet: new SocketOutlet(socket, limits.maxBufferedBytes),
       bucket: new TokenBucket(LIMITS.messagesPerSecond, LIMITS.messageBurst),
       limits,
       subscribeGate: new RateGate(limits.subscribeRate.perSecond, limits.subscribeRate.burst),
@@ -272,25 +257,18 @@ export class PriceStreams {
       connection,
       messages.ack(sub.streamType, [...sub.instruments.keys()], id, sub.intervalMs, resolved),
     );
-    for (const instrument of instruments) {
-      sub.leave.set(
-        instrument.symbol,
-        this.hub.subscribe(instrument, {
-          tick: (tick) => sub.onTick(tick),
-          error: (error) =>
-            this.#send(
-              connection,
-              messages.error(
-                'PROCESSING_ERROR',
-                `price feed for ${instrument.symbol} is failing: ${error.message}`,
-                {
-                  symbol: instrument.symbol,
-                  subscription_id: id,
-                },
-              ),
-            ),
+    const failing = (symbol: string, error: Error) =>
+      this.#send(
+        connection,
+        messages.error('PROCESSING_ERROR', `price feed for ${symbol} is failing: ${error.message}`, {
+          symbol,
+          subscription_id: id,
         }),
       );
+    // One small object per symbol (its methods shared), one function per subscription.
+    for (const instrument of instruments) {
+      const listener = new FeedListener(sub, instrument.symbol, failing);
+      sub.leave.set(instrument.symbol, this.hub.subscribe(instrument, listener));
     }
   }
 
@@ -328,5 +306,9 @@ export class PriceStreams {
   #send(connection: Connection, message: object): void {
     if (connection.socket.readyState === connection.socket.OPEN)
       connection.socket.send(JSON.stringify(message));
+  }
+
+  #sendText(connection: Connection, text: string): void {
+    if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(text);
   }
 }
