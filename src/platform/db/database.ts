@@ -8,7 +8,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Logger } from '../observability/logger.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
-import { initPgliteDir, PGLITE_SETTINGS } from './pglite-init.ts';
+import { initPgliteDir, PGLITE_SETTINGS, serializeWasmOptimization } from './pglite-init.ts';
 import { expectedTables, schemaCheck } from './readiness.ts';
 /**
  * The tables the handle knows (every module's `*.sql.ts` exports). The platform never names a
@@ -131,6 +131,7 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
   let pglite: PGlite;
   try {
     await initPgliteDir(dir);
+    serializeWasmOptimization();
     pglite = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
     // Accepted for parity with Postgres; one in-process connection has no lock waits to bound.
     await pglite.exec(
