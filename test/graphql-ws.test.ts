@@ -94,3 +94,69 @@ describe('GraphQL over graphql-ws on a listening server', () => {
     expect(status).toBe(404);
   });
 });
+
+/** A graphql-transport-ws connection on a raw socket: every frame as the server wrote it. */
+async function rawConnection(url: string) {
+  const socket = new WebSocket(url, 'graphql-transport-ws');
+  const frames: string[] = [];
+  socket.on('message', (data) => frames.push(String(data)));
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  socket.send(JSON.stringify({ type: 'connection_init' }));
+  await until(() => frames.some((f) => f.includes('"connection_ack"')));
+  return { socket, frames };
+}
+
+async function until(done: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('graphql-ws subscriptions whose results are shared', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true });
+  });
+  afterAll(async () => t?.close());
+
+  const query =
+    'subscription { prices(symbols: ["BTC/USDT"], intervalMs: 100) { symbol price asOf snapshot provider } }';
+  const live = (frames: string[], id: string) =>
+    frames.filter((f) => f.startsWith(`{"id":"${id}","type":"next"`) && f.includes('"snapshot":false'));
+
+  it('send each subscriber the protocol message of every tick, and nothing for an operation after its complete', async () => {
+    const { socket, frames } = await rawConnection(`${t.wsUrl}/graphql`);
+    try {
+      for (const id of ['p', 'q']) socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query } }));
+      await until(() => live(frames, 'p').length >= 3 && live(frames, 'q').length >= 3);
+      // Exactly the message graphql-ws writes: id, type, payload, in that order, nothing else.
+      for (const frame of frames.filter((f) => f.includes('"type":"next"'))) {
+        const message = JSON.parse(frame);
+        expect(frame).toBe(JSON.stringify({ id: message.id, type: 'next', payload: message.payload }));
+        expect(message.payload.data.prices).toMatchObject({ symbol: 'BTC/USDT', price: expect.any(Number) });
+      }
+      // Both operations got the same ticks, each under its own id.
+      const payloads = (id: string) => live(frames, id).map((f) => f.slice(f.indexOf('"payload":')));
+      expect(payloads('q').slice(0, 3)).toEqual(payloads('p').slice(0, 3));
+
+      socket.send(JSON.stringify({ id: 'p', type: 'complete' }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [seenP, seenQ] = [live(frames, 'p').length, live(frames, 'q').length];
+      await until(() => live(frames, 'q').length >= seenQ + 3);
+      expect(live(frames, 'p')).toHaveLength(seenP);
+
+      // The id is free again once completed.
+      socket.send(JSON.stringify({ id: 'p', type: 'subscribe', payload: { query } }));
+      await until(() => live(frames, 'p').length >= seenP + 2);
+      expect(socket.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      socket.close();
+    }
+  });
+});

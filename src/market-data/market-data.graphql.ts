@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { pushSource } from '../platform/graphql/direct-delivery.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { sharedResults } from '../platform/graphql/shared-subscriptions.ts';
 import { checkIntervalMs, UPDATE_INTERVAL_MS } from '../platform/limits.ts';
@@ -305,7 +306,9 @@ builder.subscriptionField('prices', (t) =>
         args.symbols,
         args.market ?? undefined,
       );
-      return tickStream(ctx.deps.priceHub, instruments, args.intervalMs);
+      const stream = tickStream(ctx.deps.priceHub, instruments, args.intervalMs);
+      // Ticks can be pushed to a transport that delivers directly (see direct-delivery.ts).
+      return pushSource(stream, (offer) => stream.offerTo(offer));
     },
     resolve: (tick) => tick,
   }),

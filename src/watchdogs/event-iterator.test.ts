@@ -57,4 +57,32 @@ describe('eventIterator', () => {
     state.listener!(event('late'));
     expect((await it.next()).done).toBe(true);
   });
+
+  it('offers events to a consumer first; a declined one and every event after it wait for the reader, in order', async () => {
+    const { state, subscribe } = feed();
+    const it = eventIterator(subscribe);
+    const pushed: string[] = [];
+    let accept: boolean | 'throw' = true;
+    it.offerTo((e) => {
+      if (accept === 'throw') throw new Error('consumer failed');
+      if (accept) pushed.push(e.id);
+      return accept;
+    });
+    state.listener!(event('a'));
+    accept = false;
+    state.listener!(event('b'));
+    accept = true;
+    state.listener!(event('c'));
+    expect(pushed).toEqual(['a']);
+    expect((await it.next()).value?.id).toBe('b');
+    expect((await it.next()).value?.id).toBe('c');
+    state.listener!(event('d'));
+    accept = 'throw';
+    state.listener!(event('e'));
+    expect(pushed).toEqual(['a', 'd']);
+    expect((await it.next()).value?.id).toBe('e');
+    await it.return!();
+    state.listener!(event('f'));
+    expect(pushed).toEqual(['a', 'd']);
+  });
 });

@@ -4,6 +4,16 @@ import type { WatchdogEvent } from './events.repository.ts';
 /** Events held for one reader that does not keep up; past it the oldest are dropped. */
 export const MAX_QUEUED_EVENTS = 256;
 
+/** Live events as an async iterator that can also push them (see `offerTo`). */
+export interface EventIterator extends AsyncIterableIterator<WatchdogEvent> {
+  /**
+   * From now on, each event is first offered to `offer` as it arrives; one it declines (returns
+   * false or throws) is queued for the iterator, and so is every event after it until the iterator
+   * has read them all: the order of events never changes.
+   */
+  offerTo(offer: (event: WatchdogEvent) => boolean): void;
+}
+
 /**
  * Live events as an async iterator (GraphQL subscriptions). `subscribe` starts the feed and returns
  * its stop; the iterator holds at most `maxQueued` undelivered events (a reader that falls further
@@ -12,12 +22,21 @@ export const MAX_QUEUED_EVENTS = 256;
 export function eventIterator(
   subscribe: (listener: WatchdogEventListener) => () => void,
   maxQueued = MAX_QUEUED_EVENTS,
-): AsyncIterableIterator<WatchdogEvent> {
+): EventIterator {
   const queue: WatchdogEvent[] = [];
   let wake: (() => void) | undefined;
   let done = false;
+  let offer: ((event: WatchdogEvent) => boolean) | undefined;
+  const offered = (event: WatchdogEvent): boolean => {
+    try {
+      return offer!(event);
+    } catch {
+      return false;
+    }
+  };
   const stop = subscribe((event) => {
     if (done) return;
+    if (offer !== undefined && queue.length === 0 && offered(event)) return;
     if (queue.length >= maxQueued) queue.shift();
     queue.push(event);
     wake?.();
@@ -29,7 +48,10 @@ export function eventIterator(
     queue.length = 0;
     wake?.();
   };
-  const iterator: AsyncIterableIterator<WatchdogEvent> = {
+  const iterator: EventIterator = {
+    offerTo(consumer) {
+      offer = consumer;
+    },
     async next() {
       while (!done && queue.length === 0) {
         await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { pushSource } from '../platform/graphql/direct-delivery.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { sharedResults } from '../platform/graphql/shared-subscriptions.ts';
 import type { EventType } from './detectors/types.ts';
@@ -174,7 +175,9 @@ builder.subscriptionField('watchdogEvents', (t) =>
     subscribe: (_root, args, ctx) => {
       // Checked before the feed starts: a bad filter fails the subscription, naming the field.
       const filter = parseEventQuery({ ...args.filter });
-      return eventIterator((listener) => ctx.deps.watchdogs.subscribe(filter, listener));
+      const events = eventIterator((listener) => ctx.deps.watchdogs.subscribe(filter, listener));
+      // Events can be pushed to a transport that delivers directly (see direct-delivery.ts).
+      return pushSource(events, (offer) => events.offerTo(offer));
     },
     resolve: (event) => event,
   }),

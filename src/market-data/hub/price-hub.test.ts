@@ -235,4 +235,40 @@ describe('tickStream', () => {
     expect(await stream.next()).toEqual({ done: true, value: undefined });
     s.hub.close();
   });
+
+  it('offers ticks to a consumer first; a declined one and every tick after it wait for the iterator, in order', async () => {
+    const { tickStream } = await import('./tick-stream.ts');
+    const s = setup();
+    const resolved = { instrument: btc, requested: ['BTC/USDT'], name: null, exchange: null };
+    const stream = tickStream(s.hub, [resolved], 0);
+    // The snapshot arrives before any consumer is attached: it waits for the iterator.
+    const snapshot = await stream.next();
+    expect(snapshot.value?.snapshot).toBe(true);
+    const pushed: number[] = [];
+    let accept: boolean | 'throw' = true;
+    stream.offerTo((tick) => {
+      if (accept === 'throw') throw new Error('consumer failed');
+      if (accept) pushed.push(tick.price);
+      return accept;
+    });
+    s.provider.emit('BTC/USDT', 50_001);
+    s.provider.emit('BTC/USDT', 50_002);
+    expect(pushed).toEqual([50_001, 50_002]);
+    accept = false;
+    s.provider.emit('BTC/USDT', 50_003);
+    accept = true;
+    // Accepted now, but a tick still waits to be read: this one queues behind it (latest kept).
+    s.provider.emit('BTC/USDT', 50_004);
+    expect(pushed).toEqual([50_001, 50_002]);
+    expect((await stream.next()).value?.price).toBe(50_004);
+    s.provider.emit('BTC/USDT', 50_005);
+    expect(pushed).toEqual([50_001, 50_002, 50_005]);
+    accept = 'throw';
+    s.provider.emit('BTC/USDT', 50_006);
+    expect((await stream.next()).value?.price).toBe(50_006);
+    await stream.return!();
+    s.provider.emit('BTC/USDT', 50_007);
+    expect(pushed).toEqual([50_001, 50_002, 50_005]);
+    s.hub.close();
+  });
 });

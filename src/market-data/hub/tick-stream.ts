@@ -1,6 +1,16 @@
 import type { PriceHub, PriceTick } from './price-hub.ts';
 import type { ResolvedSymbol } from './streamable.ts';
 
+/** Price ticks as an async iterator that can also push them (see `offerTo`). */
+export interface TickStream extends AsyncIterableIterator<PriceTick> {
+  /**
+   * From now on, each tick is first offered to `offer` as it arrives; one it declines (returns
+   * false or throws) waits for the iterator, and so does every tick after it until the iterator
+   * has read them all: the order of ticks never changes.
+   */
+  offerTo(offer: (tick: PriceTick) => boolean): void;
+}
+
 /**
  * Price ticks for several instruments as an async iterator (GraphQL subscriptions), each carrying
  * how its symbol was read. A slow reader never builds a backlog: per symbol only the latest
@@ -12,16 +22,26 @@ export function tickStream(
   hub: PriceHub,
   symbols: readonly ResolvedSymbol[],
   intervalMs: number,
-): AsyncIterableIterator<PriceTick> {
+): TickStream {
   const pending = new Map<string, PriceTick>();
   let wake: (() => void) | undefined;
   let done = false;
+  let offer: ((tick: PriceTick) => boolean) | undefined;
+  const offered = (tick: PriceTick): boolean => {
+    try {
+      return offer!(tick);
+    } catch {
+      return false;
+    }
+  };
   const leave = symbols.map((resolved) => {
     const reading = readingKey(resolved);
     return hub.subscribe(
       resolved.instrument,
       {
         tick(tick) {
+          if (offer !== undefined && pending.size === 0 && offered(withReading(tick, resolved, reading)))
+            return;
           const overtaken = !tick.snapshot && pending.get(tick.symbol)?.snapshot === true;
           // Re-inserting moves the symbol to the back: symbols are served in arrival order.
           pending.delete(tick.symbol);
@@ -42,7 +62,10 @@ export function tickStream(
     pending.clear();
     wake?.();
   };
-  const iterator: AsyncIterableIterator<PriceTick> = {
+  const iterator: TickStream = {
+    offerTo(consumer) {
+      offer = consumer;
+    },
     async next() {
       while (!done && pending.size === 0) {
         await new Promise<void>((resolve) => {

@@ -25,14 +25,31 @@ export const payloadReplacer: JSONMessageReplacer = function (this: unknown, key
   if (key !== 'payload' || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   // Only a `next` message's payload is an ExecutionResult (`data` and/or `errors`).
   if (!('data' in value) && !('errors' in value)) return value;
-  let json = payloadJson.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    payloadJson.set(value, json);
-  }
-  pendingPayload = json;
+  pendingPayload = payloadText(value);
   return TOKEN;
 };
+
+/** The JSON of a `next` payload, written once per payload object. */
+function payloadText(payload: object): string {
+  let json = payloadJson.get(payload);
+  if (json === undefined) {
+    json = JSON.stringify(payload);
+    payloadJson.set(payload, json);
+  }
+  return json;
+}
+
+/**
+ * Sends `next` messages of one operation straight to its socket (direct delivery of shared results,
+ * see direct-delivery.ts): the same bytes graphql-ws would send for the same result, the payload's
+ * JSON shared by every subscriber.
+ */
+export function nextSender(socket: WebSocket, id: string): (payload: object) => void {
+  const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  return (payload) => {
+    if (socket.readyState === socket.OPEN) socket.send(`${head}${payloadText(payload)}}`);
+  };
+}
 
 function spliced(data: string): string {
   const payload = pendingPayload;

@@ -7,8 +7,9 @@ import type { Viewer } from '../http/client-identity.ts';
 import type { OperationRunner } from '../operations/runner.ts';
 import { CLOSE_POLICY, closeReason, RateGate } from '../ws/socket-limits.ts';
 import { CLOSE_UNAUTHENTICATED, viewerOfSocket } from '../ws/upgrade-router.ts';
+import { setDirectSink } from './direct-delivery.ts';
 import { withoutHttp } from './graphql-errors.ts';
-import { payloadReplacer, type SocketExtra, serveProtocol } from './graphql-ws-socket.ts';
+import { nextSender, payloadReplacer, type SocketExtra, serveProtocol } from './graphql-ws-socket.ts';
 
 export interface GraphqlWsLimits {
   /** Operations one connection may have running at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS). */
@@ -97,7 +98,7 @@ export function serveGraphqlWs(
       },
       execute: (args) => prepared.get(args.rootValue as object)!.execute(args),
       subscribe: (args) => prepared.get(args.rootValue as object)!.subscribe(args),
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         // graphql-ws registers the operation before this hook and forgets it when it ends, so the
         // count includes this one and every operation still starting: checked before any await.
         const running = Object.keys(ctx.subscriptions).length;
@@ -139,6 +140,15 @@ export function serveGraphqlWs(
           payload.extensions,
         );
         if (!result.ok) return result.errors.map(withoutHttp);
+        // Shared results without errors may skip the iterator (direct-delivery.ts): they go out as
+        // graphql-ws would send them (onNext below leaves such a result as it is), while the
+        // operation is still this connection's.
+        const socket = ctx.extra.socket as WebSocket;
+        const send = nextSender(socket, id);
+        setDirectSink(result.args.contextValue as object, {
+          accepts: () => socket.readyState === socket.OPEN && id in ctx.subscriptions,
+          deliver: send,
+        });
         // The root value is only a key back to this operation's enveloped execute/subscribe.
         const rootValue = {};
         prepared.set(rootValue, result);

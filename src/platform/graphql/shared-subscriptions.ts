@@ -8,6 +8,7 @@ import {
   Kind,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { attachOffer, directSinkOf, isPushSource } from './direct-delivery.ts';
 
 /**
  * Subscription events resolved once for every subscriber. A root subscription field marked with
@@ -17,6 +18,10 @@ import type { Plugin } from 'graphql-yoga';
  * variables) and every subscriber gets the same result object, which the graphql-ws transport
  * also writes to JSON once (graphql-ws-socket.ts). Events made for one subscriber (a snapshot) are
  * distinct objects and are executed for it alone, as before.
+ *
+ * Where the source can push and the transport can deliver directly (direct-delivery.ts), a result
+ * without errors goes from the shared execution straight to the subscriber's connection: no
+ * iterator step, promise or envelope object per subscriber and event.
  */
 
 const EXTENSION = 'sharedResults';
@@ -81,7 +86,21 @@ async function subscribeShared(
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source;
   const key = operationKey(args);
+  const sink = directSinkOf(args.contextValue);
+  if (sink && isPushSource(source)) {
+    attachOffer(source, (event) => {
+      if (!sink.accepts()) return false;
+      const result = executeOnce(args, key, event);
+      if (isPromiseLike(result) || result.errors !== undefined) return false;
+      sink.deliver(result);
+      return true;
+    });
+  }
   return mapEvents(source as AsyncIterableIterator<unknown>, (event) => executeOnce(args, key, event));
+}
+
+function isPromiseLike<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
 }
 
 function operationKey(args: ExecutionArgs): string {
