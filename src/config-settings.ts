@@ -253,6 +253,9 @@ export const baseShape = {
   // JSON object: per watchdog name, thresholds and windows replacing its defaults (README lists them).
   WATCHDOG_THRESHOLDS: z.string().trim().default('{}'),
   WATCHDOG_EVENT_RETENTION_DAYS: int(30, 1, 3_650),
+  // Listeners of the live event feed at once on one instance: each /dashboard/stream connection
+  // and each watchdogEvents subscription holds one; past it they are refused with SUBSCRIPTION_LIMIT.
+  WATCHDOG_EVENT_MAX_LISTENERS: int(10_000, 1, 1_000_000),
   // `A:B,C:D`: the pairs whose correlation the correlation-breakdown watchdog watches.
   WATCHDOG_CORRELATION_PAIRS: z
     .string()

@@ -196,6 +196,7 @@ const configSchema = settingsSchema.transform((s) => ({
     intervals: s.WATCHDOG_INTERVALS,
     thresholds: s.WATCHDOG_THRESHOLDS,
     eventRetentionDays: s.WATCHDOG_EVENT_RETENTION_DAYS,
+    eventMaxListeners: s.WATCHDOG_EVENT_MAX_LISTENERS,
     /** Demo activity compresses the watchdogs' windows to minutes (see watchdogs/settings.ts). */
     demo: s.MARKET_DATA_PROVIDERS.includes('simulated') && s.SIMULATED_ACTIVITY === 'demo',
   },

@@ -240,3 +240,30 @@ describe('dashboard live surfaces', () => {
     }
   });
 });
+
+describe('listeners of the live event feed', () => {
+  let t: TestApp;
+  const LIMIT = 4;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, env: { ...ENV, WATCHDOG_EVENT_MAX_LISTENERS: String(LIMIT) } });
+  });
+  afterAll(async () => t?.close());
+
+  it('are bounded per instance by WATCHDOG_EVENT_MAX_LISTENERS: one more is refused with SUBSCRIPTION_LIMIT', async () => {
+    // The service's own listeners (alerts) count too.
+    const own = t.app.deps.watchdogs.listenerCount;
+    expect(own).toBeLessThan(LIMIT);
+    const open = Array.from({ length: LIMIT - own }, () => new Socket(`${t.wsUrl}/dashboard/stream`));
+    for (const ws of open) await ws.next('health');
+    const refused = new Socket(`${t.wsUrl}/dashboard/stream`);
+    const error: Json = await refused.next('error');
+    expect(error.data).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' });
+    expect((await refused.closed).code).toBe(1013);
+    open[0]!.socket.close();
+    await until(() => t.app.deps.watchdogs.listenerCount === LIMIT - 1, 'a listener to leave');
+    const again = new Socket(`${t.wsUrl}/dashboard/stream`);
+    await again.next('health');
+    for (const ws of [...open.slice(1), again]) ws.socket.close();
+  });
+});

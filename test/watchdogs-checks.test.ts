@@ -32,6 +32,7 @@ function settingsFor(demo: boolean, symbols: readonly string[] = ALL): WatchdogS
     intervals: [],
     thresholds: '{}',
     eventRetentionDays: 30,
+    eventMaxListeners: 10_000,
     demo,
   });
 }

@@ -87,6 +87,8 @@ export interface WatchdogSettings {
   readonly timescale: Timescale;
   readonly rearm: RearmSettings;
   readonly eventRetentionDays: number;
+  /** Listeners of the live event feed at once on this instance (stream clients and subscriptions). */
+  readonly eventMaxListeners: number;
   /** Whether this instance schedules and runs checks. */
   readonly run: boolean;
 }
@@ -99,6 +101,7 @@ export interface WatchdogsConfig {
   readonly intervals: readonly string[];
   readonly thresholds: string;
   readonly eventRetentionDays: number;
+  readonly eventMaxListeners: number;
   readonly demo: boolean;
 }
 
@@ -128,6 +131,7 @@ export function resolveWatchdogSettings(config: WatchdogsConfig): WatchdogSettin
     timescale: config.demo ? 'minute' : 'daily',
     rearm: DEFAULT_REARM_SETTINGS,
     eventRetentionDays: config.eventRetentionDays,
+    eventMaxListeners: config.eventMaxListeners,
     run: config.run,
   };
 }

@@ -25,7 +25,12 @@ export interface WatchdogsFactoryDeps {
 export function createWatchdogs(deps: WatchdogsFactoryDeps): WatchdogService {
   const { settings } = deps;
   const logger = deps.logger.child({ component: 'watchdogs' });
-  const bus = new WatchdogEventBus({ database: deps.database, clock: deps.clock, logger });
+  const bus = new WatchdogEventBus({
+    database: deps.database,
+    clock: deps.clock,
+    logger,
+    maxListeners: settings.eventMaxListeners,
+  });
   const runner = new WatchdogRunner({
     database: deps.database,
     jobs: deps.jobs,

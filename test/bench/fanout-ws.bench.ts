@@ -25,7 +25,7 @@ import { table } from './stats.ts';
  * FANOUT_WS_SIZES sets N (default 1000,5000), FANOUT_WS_ROUNDS the measured rounds (default 5).
  *
  * The dashboard's events ride a watchdog event bus of this benchmark with room for N listeners
- * (the app's own allows 1,000 per instance); publishing, notification and loading are the real ones.
+ * (the app's own allows WATCHDOG_EVENT_MAX_LISTENERS); publishing, notification and loading are the real ones.
  */
 const SIZES = (process.env.FANOUT_WS_SIZES ?? '1000,5000').split(',').map(Number);
 const ROUNDS = Number(process.env.FANOUT_WS_ROUNDS ?? 5);
