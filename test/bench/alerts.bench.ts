@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { request } from 'undici';
 import { alertDeliveries } from '../../src/alerts/alerts.sql.ts';
 import { type App, buildApp } from '../../src/app.ts';
@@ -15,6 +14,7 @@ import { systemClock } from '../../src/platform/clock.ts';
 import { notify } from '../../src/platform/db/database.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../../src/watchdogs/event-bus.ts';
 import { createFakeProvider } from '../support/fake-provider.ts';
+import { createFreshDatabase } from '../support/postgres-database.ts';
 import { counter, type Hit, pacedSends, Receiver } from './alerts-receiver.ts';
 import { load } from './http-load.ts';
 import { summarize, table } from './stats.ts';
@@ -99,24 +99,19 @@ export async function onPglite(modules: Modules): Promise<Result> {
 
 /** On Postgres: a fresh database for the run, dropped afterwards. */
 export async function onPostgres(serverUrl: string, modules: Modules): Promise<Result> {
-  const name = `vigil_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  const database = await createFreshDatabase(serverUrl, 'vigil_bench');
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
     const config = parseConfig({
       ...ENV,
       DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       // A Postgres server needs a key to seal secrets (the embedded database generates one).
       SECRETS_KEY: randomBytes(32).toString('hex'),
     });
     return await measure('postgres', await appOn(config, modules));
   } finally {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

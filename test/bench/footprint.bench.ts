@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
+import { withFreshDatabase } from '../support/postgres-database.ts';
 import { LAUNCH, root, spawnServer } from './spawned-server.ts';
 import { summarize, table } from './stats.ts';
 
@@ -44,18 +44,10 @@ export async function run(): Promise<void> {
     const serverUrl = process.env.DATABASE_URL;
     let onPostgres: Reading | undefined;
     if (serverUrl) {
-      const name = `vigil_bench_footprint_${process.pid}`;
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database ${name}`);
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      try {
-        onPostgres = await measure(LAUNCH, { DATA_DIR: dataDir, DATABASE_URL: url.toString() });
-        rows.push({ server: 'vigil, Postgres', ...onPostgres });
-      } finally {
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      }
+      onPostgres = await withFreshDatabase(serverUrl, 'vigil_bench_footprint', (url) =>
+        measure(LAUNCH, { DATA_DIR: dataDir, DATABASE_URL: url }),
+      );
+      rows.push({ server: 'vigil, Postgres', ...onPostgres });
     } else {
       rows.push({ server: 'vigil, Postgres (set DATABASE_URL)', 'idle RSS MB': '-', 'peak RSS MB': '-' });
     }

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { type App, buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
@@ -12,6 +11,7 @@ import { modules } from '../../src/modules.ts';
 import { anonymousPrincipal } from '../../src/platform/access/principal.ts';
 import type { Executor } from '../../src/platform/db/database.ts';
 import { createFakeProvider, type FakeProvider } from '../support/fake-provider.ts';
+import { createFreshDatabase } from '../support/postgres-database.ts';
 import { summarize, table } from './stats.ts';
 
 /**
@@ -79,25 +79,20 @@ async function onPglite(): Promise<Result> {
 
 /** On Postgres: a fresh database for the run, dropped afterwards. */
 async function onPostgres(serverUrl: string): Promise<Result> {
-  const name = `vigil_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  const database = await createFreshDatabase(serverUrl, 'vigil_bench');
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
     const fake = quoteProvider();
     const config = parseConfig({
       ...ENV,
       DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       // A Postgres server needs a key to seal secrets (the embedded database generates one).
       SECRETS_KEY: randomBytes(32).toString('hex'),
     });
     return await measure('postgres', await appOn(config, fake), fake);
   } finally {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
+import { withFreshDatabase } from '../support/postgres-database.ts';
 import { LAUNCH, root, spawnServer } from './spawned-server.ts';
 import { summarize, table } from './stats.ts';
 
@@ -33,18 +33,10 @@ export async function run(): Promise<void> {
     rows.push(await compare('embedded, existing data directory', { DATA_DIR: dataDir }));
     const serverUrl = process.env.DATABASE_URL;
     if (serverUrl) {
-      const name = `vigil_bench_start_${process.pid}`;
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database ${name}`);
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      try {
-        await timeToReady(LAUNCH, { DATA_DIR: dataDir, DATABASE_URL: url.toString() }); // migrates
-        rows.push(await compare('postgres, migrated', { DATA_DIR: dataDir, DATABASE_URL: url.toString() }));
-      } finally {
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      }
+      await withFreshDatabase(serverUrl, 'vigil_bench_start', async (url) => {
+        await timeToReady(LAUNCH, { DATA_DIR: dataDir, DATABASE_URL: url }); // migrates
+        rows.push(await compare('postgres, migrated', { DATA_DIR: dataDir, DATABASE_URL: url }));
+      });
     } else {
       rows.push({
         database: 'postgres (set DATABASE_URL)',

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import WebSocket from 'ws';
 import { type App, buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -19,6 +17,7 @@ import { type NewWatchdogEvent, WatchdogEventBus } from '../../src/watchdogs/eve
 import { parseEventQuery } from '../../src/watchdogs/event-filter.ts';
 import { resolveWatchdogSettings } from '../../src/watchdogs/settings.ts';
 import { createFakeProvider } from '../support/fake-provider.ts';
+import { createFreshDatabase } from '../support/postgres-database.ts';
 import { summarize, table } from './stats.ts';
 import { benchMarketProvider, detectorCases, symbolOf } from './watchdogs-inputs.ts';
 
@@ -349,17 +348,13 @@ async function paced(
 
 /** (3) on Postgres: a fresh database for the run, dropped afterwards. */
 async function onPostgres(serverUrl: string): Promise<Array<Record<string, string | number>>> {
-  const name = `vigil_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  const database = await createFreshDatabase(serverUrl, 'vigil_bench');
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
     const config = parseConfig({
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       WATCHDOGS_RUN: 'false',
     });
     const fake = createFakeProvider('bench', { capabilities: ['quote'] });
@@ -368,8 +363,7 @@ async function onPostgres(serverUrl: string): Promise<Array<Record<string, strin
       buildApp(await createDeps(config, modules, { providers: [fake] }), modules),
     );
   } finally {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { inject } from 'vitest';
+import { createFreshDatabase } from './postgres-database.ts';
 
 export type Driver = 'pglite' | 'postgres';
 
@@ -39,20 +38,13 @@ export async function createTestDatabase(driver: Driver = defaultDriver): Promis
     };
   }
   if (!serverUrl) throw new Error('the postgres driver needs DATABASE_URL');
-  const name = `vigil_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const database = await createFreshDatabase(serverUrl, 'vigil_test');
   return {
     driver,
-    url: url.toString(),
+    url: database.url,
     dataDir,
     async cleanup() {
-      const cleaner = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await cleaner.unsafe(`drop database if exists ${name} with (force)`);
-      await cleaner.end();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
