@@ -58,7 +58,7 @@ describe('eventIterator', () => {
     expect((await it.next()).done).toBe(true);
   });
 
-  it('offers events to a consumer first; a declined one and every event after it wait for the reader, in order', async () => {
+  it('offers events to a consumer while the reader waits; a declined one and every event until it waits again go to the reader, in order', async () => {
     const { state, subscribe } = feed();
     const it = eventIterator(subscribe);
     const pushed: string[] = [];
@@ -68,21 +68,27 @@ describe('eventIterator', () => {
       if (accept) pushed.push(e.id);
       return accept;
     });
+    // Nobody reads yet: queued, not offered.
     state.listener!(event('a'));
-    accept = false;
+    expect(pushed).toEqual([]);
+    expect((await it.next()).value?.id).toBe('a');
+    let read = it.next();
     state.listener!(event('b'));
-    accept = true;
+    accept = false;
     state.listener!(event('c'));
-    expect(pushed).toEqual(['a']);
-    expect((await it.next()).value?.id).toBe('b');
-    expect((await it.next()).value?.id).toBe('c');
+    accept = true;
     state.listener!(event('d'));
-    accept = 'throw';
+    expect(pushed).toEqual(['b']);
+    expect((await read).value?.id).toBe('c');
+    expect((await it.next()).value?.id).toBe('d');
+    read = it.next();
     state.listener!(event('e'));
-    expect(pushed).toEqual(['a', 'd']);
-    expect((await it.next()).value?.id).toBe('e');
-    await it.return!();
+    accept = 'throw';
     state.listener!(event('f'));
-    expect(pushed).toEqual(['a', 'd']);
+    expect(pushed).toEqual(['b', 'e']);
+    expect((await read).value?.id).toBe('f');
+    await it.return!();
+    state.listener!(event('g'));
+    expect(pushed).toEqual(['b', 'e']);
   });
 });

@@ -7,9 +7,10 @@ export const MAX_QUEUED_EVENTS = 256;
 /** Live events as an async iterator that can also push them (see `offerTo`). */
 export interface EventIterator extends AsyncIterableIterator<WatchdogEvent> {
   /**
-   * From now on, each event is first offered to `offer` as it arrives; one it declines (returns
-   * false or throws) is queued for the iterator, and so is every event after it until the iterator
-   * has read them all: the order of events never changes.
+   * From now on, an event that arrives while the reader waits for the next one and none is queued
+   * is first offered to `offer`. One it declines (returns false or throws) is queued for the
+   * iterator, and so is every event until the reader waits again: an event is never offered while
+   * the reader still handles an earlier one, so the order of events never changes.
    */
   offerTo(offer: (event: WatchdogEvent) => boolean): void;
 }
@@ -36,7 +37,7 @@ export function eventIterator(
   };
   const stop = subscribe((event) => {
     if (done) return;
-    if (offer !== undefined && queue.length === 0 && offered(event)) return;
+    if (offer !== undefined && wake !== undefined && queue.length === 0 && offered(event)) return;
     if (queue.length >= maxQueued) queue.shift();
     queue.push(event);
     wake?.();

@@ -236,14 +236,12 @@ describe('tickStream', () => {
     s.hub.close();
   });
 
-  it('offers ticks to a consumer first; a declined one and every tick after it wait for the iterator, in order', async () => {
+  it('offers ticks to a consumer while the reader waits; a declined one and every tick until it waits again go to the iterator, in order', async () => {
     const { tickStream } = await import('./tick-stream.ts');
     const s = setup();
     const resolved = { instrument: btc, requested: ['BTC/USDT'], name: null, exchange: null };
     const stream = tickStream(s.hub, [resolved], 0);
-    // The snapshot arrives before any consumer is attached: it waits for the iterator.
-    const snapshot = await stream.next();
-    expect(snapshot.value?.snapshot).toBe(true);
+    expect((await stream.next()).value?.snapshot).toBe(true);
     const pushed: number[] = [];
     let accept: boolean | 'throw' = true;
     stream.offerTo((tick) => {
@@ -251,21 +249,27 @@ describe('tickStream', () => {
       if (accept) pushed.push(tick.price);
       return accept;
     });
+    // Nobody waits (the reader is still handling the snapshot): queued, not offered.
+    s.provider.emit('BTC/USDT', 50_000);
+    expect(pushed).toEqual([]);
+    expect((await stream.next()).value?.price).toBe(50_000);
+    let read = stream.next();
     s.provider.emit('BTC/USDT', 50_001);
     s.provider.emit('BTC/USDT', 50_002);
     expect(pushed).toEqual([50_001, 50_002]);
     accept = false;
     s.provider.emit('BTC/USDT', 50_003);
     accept = true;
-    // Accepted now, but a tick still waits to be read: this one queues behind it (latest kept).
+    // Accepted now, but a tick waits to be read: this one queues behind it (the latest is kept).
     s.provider.emit('BTC/USDT', 50_004);
     expect(pushed).toEqual([50_001, 50_002]);
-    expect((await stream.next()).value?.price).toBe(50_004);
+    expect((await read).value?.price).toBe(50_004);
+    read = stream.next();
     s.provider.emit('BTC/USDT', 50_005);
     expect(pushed).toEqual([50_001, 50_002, 50_005]);
     accept = 'throw';
     s.provider.emit('BTC/USDT', 50_006);
-    expect((await stream.next()).value?.price).toBe(50_006);
+    expect((await read).value?.price).toBe(50_006);
     await stream.return!();
     s.provider.emit('BTC/USDT', 50_007);
     expect(pushed).toEqual([50_001, 50_002, 50_005]);

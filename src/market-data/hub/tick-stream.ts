@@ -4,9 +4,10 @@ import type { ResolvedSymbol } from './streamable.ts';
 /** Price ticks as an async iterator that can also push them (see `offerTo`). */
 export interface TickStream extends AsyncIterableIterator<PriceTick> {
   /**
-   * From now on, each tick is first offered to `offer` as it arrives; one it declines (returns
-   * false or throws) waits for the iterator, and so does every tick after it until the iterator
-   * has read them all: the order of ticks never changes.
+   * From now on, a tick that arrives while the reader waits for the next one and none is queued is
+   * first offered to `offer`. One it declines (returns false or throws) is queued for the iterator,
+   * and so is every tick until the reader waits again: a tick is never offered while the reader
+   * still handles an earlier one, so the order of ticks never changes.
    */
   offerTo(offer: (tick: PriceTick) => boolean): void;
 }
@@ -27,6 +28,8 @@ export function tickStream(
   let wake: (() => void) | undefined;
   let done = false;
   let offer: ((tick: PriceTick) => boolean) | undefined;
+  /** The reader waits in `next` and nothing is queued (an event queued since has woken it). */
+  const waiting = () => wake !== undefined && pending.size === 0;
   const offered = (tick: PriceTick): boolean => {
     try {
       return offer!(tick);
@@ -40,8 +43,7 @@ export function tickStream(
       resolved.instrument,
       {
         tick(tick) {
-          if (offer !== undefined && pending.size === 0 && offered(withReading(tick, resolved, reading)))
-            return;
+          if (offer !== undefined && waiting() && offered(withReading(tick, resolved, reading))) return;
           const overtaken = !tick.snapshot && pending.get(tick.symbol)?.snapshot === true;
           // Re-inserting moves the symbol to the back: symbols are served in arrival order.
           pending.delete(tick.symbol);
