@@ -58,37 +58,44 @@ describe('eventIterator', () => {
     expect((await it.next()).done).toBe(true);
   });
 
-  it('offers events to a consumer while the reader waits; a declined one and every event until it waits again go to the reader, in order', async () => {
+  it('offers events to a consumer unless the reader holds one; a declined one and every event after it go to the reader, in order', async () => {
     const { state, subscribe } = feed();
     const it = eventIterator(subscribe);
     const pushed: string[] = [];
     let accept: boolean | 'throw' = true;
+    // Queued before a consumer came, nothing read yet: offered as it attaches, up to the first declined.
+    state.listener!(event('a'));
+    state.listener!(event('b'));
     it.offerTo((e) => {
       if (accept === 'throw') throw new Error('consumer failed');
       if (accept) pushed.push(e.id);
       return accept;
     });
-    // Nobody reads yet: queued, not offered.
-    state.listener!(event('a'));
-    expect(pushed).toEqual([]);
-    expect((await it.next()).value?.id).toBe('a');
-    let read = it.next();
-    state.listener!(event('b'));
-    accept = false;
+    expect(pushed).toEqual(['a', 'b']);
     state.listener!(event('c'));
-    accept = true;
+    accept = false;
     state.listener!(event('d'));
-    expect(pushed).toEqual(['b']);
-    expect((await read).value?.id).toBe('c');
-    expect((await it.next()).value?.id).toBe('d');
-    read = it.next();
+    accept = true;
     state.listener!(event('e'));
-    accept = 'throw';
+    expect(pushed).toEqual(['a', 'b', 'c']);
+    expect((await it.next()).value?.id).toBe('d');
+    // The reader holds 'd' until it asks again: 'f' waits behind 'e'.
     state.listener!(event('f'));
-    expect(pushed).toEqual(['b', 'e']);
-    expect((await read).value?.id).toBe('f');
-    await it.return!();
+    expect((await it.next()).value?.id).toBe('e');
+    expect((await it.next()).value?.id).toBe('f');
+    // Still holding 'f', nothing queued: 'f2' is not offered either.
+    state.listener!(event('f2'));
+    expect(pushed).toEqual(['a', 'b', 'c']);
+    expect((await it.next()).value?.id).toBe('f2');
+    const read = it.next();
     state.listener!(event('g'));
-    expect(pushed).toEqual(['b', 'e']);
+    accept = 'throw';
+    state.listener!(event('h'));
+    expect(pushed).toEqual(['a', 'b', 'c', 'g']);
+    expect((await read).value?.id).toBe('h');
+    await it.return!();
+    accept = true;
+    state.listener!(event('i'));
+    expect(pushed).toEqual(['a', 'b', 'c', 'g']);
   });
 });

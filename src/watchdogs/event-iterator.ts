@@ -7,10 +7,11 @@ export const MAX_QUEUED_EVENTS = 256;
 /** Live events as an async iterator that can also push them (see `offerTo`). */
 export interface EventIterator extends AsyncIterableIterator<WatchdogEvent> {
   /**
-   * From now on, an event that arrives while the reader waits for the next one and none is queued
-   * is first offered to `offer`. One it declines (returns false or throws) is queued for the
-   * iterator, and so is every event until the reader waits again: an event is never offered while
-   * the reader still handles an earlier one, so the order of events never changes.
+   * From now on, an event is first offered to `offer` when none is queued and the reader is not
+   * handling one it read (it waits in `next`, or has not read yet). Events queued before, while the
+   * reader has not read any, are offered at once, in order. One `offer` declines (returns false or
+   * throws) stays queued for the iterator, and so does every event after it until the reader has
+   * taken them all and asks again: the order of events never changes.
    */
   offerTo(offer: (event: WatchdogEvent) => boolean): void;
 }
@@ -28,6 +29,8 @@ export function eventIterator(
   let wake: (() => void) | undefined;
   let done = false;
   let offer: ((event: WatchdogEvent) => boolean) | undefined;
+  /** The reader has an event from `next` in hand (until it calls `next` again). */
+  let reading = false;
   const offered = (event: WatchdogEvent): boolean => {
     try {
       return offer!(event);
@@ -37,7 +40,7 @@ export function eventIterator(
   };
   const stop = subscribe((event) => {
     if (done) return;
-    if (offer !== undefined && wake !== undefined && queue.length === 0 && offered(event)) return;
+    if (offer !== undefined && !reading && queue.length === 0 && offered(event)) return;
     if (queue.length >= maxQueued) queue.shift();
     queue.push(event);
     wake?.();
@@ -52,8 +55,10 @@ export function eventIterator(
   const iterator: EventIterator = {
     offerTo(consumer) {
       offer = consumer;
+      while (!reading && queue.length > 0 && offered(queue[0]!)) queue.shift();
     },
     async next() {
+      reading = false;
       while (!done && queue.length === 0) {
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -62,6 +67,7 @@ export function eventIterator(
       }
       const event = queue.shift();
       if (done || !event) return { done: true, value: undefined };
+      reading = true;
       return { done: false, value: event };
     },
     async return() {

@@ -236,6 +236,24 @@ describe('tickStream', () => {
     s.hub.close();
   });
 
+  it('offers a consumer the ticks queued before it came when nothing was read yet', async () => {
+    const { tickStream } = await import('./tick-stream.ts');
+    const s = setup();
+    const resolved = { instrument: btc, requested: ['BTC/USDT'], name: null, exchange: null };
+    const stream = tickStream(s.hub, [resolved], 0);
+    s.provider.emit('BTC/USDT', 50_001);
+    const pushed: Array<[number, boolean]> = [];
+    stream.offerTo((tick) => pushed.push([tick.price, tick.snapshot]) > 0);
+    expect(pushed).toEqual([[50_001, true]]);
+    s.provider.emit('BTC/USDT', 50_002);
+    expect(pushed).toEqual([
+      [50_001, true],
+      [50_002, false],
+    ]);
+    await stream.return!();
+    s.hub.close();
+  });
+
   it('offers ticks to a consumer while the reader waits; a declined one and every tick until it waits again go to the iterator, in order', async () => {
     const { tickStream } = await import('./tick-stream.ts');
     const s = setup();

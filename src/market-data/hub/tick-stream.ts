@@ -4,10 +4,11 @@ import type { ResolvedSymbol } from './streamable.ts';
 /** Price ticks as an async iterator that can also push them (see `offerTo`). */
 export interface TickStream extends AsyncIterableIterator<PriceTick> {
   /**
-   * From now on, a tick that arrives while the reader waits for the next one and none is queued is
-   * first offered to `offer`. One it declines (returns false or throws) is queued for the iterator,
-   * and so is every tick until the reader waits again: a tick is never offered while the reader
-   * still handles an earlier one, so the order of ticks never changes.
+   * From now on, a tick is first offered to `offer` when none is queued and the reader is not
+   * handling one it read (it waits in `next`, or has not read yet). Ticks queued before, while the
+   * reader has not read any, are offered at once, in order. One `offer` declines (returns false or
+   * throws) stays queued for the iterator, and so does every tick after it until the reader has
+   * taken them all and asks again: the order of ticks never changes.
    */
   offerTo(offer: (tick: PriceTick) => boolean): void;
 }
@@ -28,8 +29,8 @@ export function tickStream(
   let wake: (() => void) | undefined;
   let done = false;
   let offer: ((tick: PriceTick) => boolean) | undefined;
-  /** The reader waits in `next` and nothing is queued (an event queued since has woken it). */
-  const waiting = () => wake !== undefined && pending.size === 0;
+  /** The reader has a tick from `next` in hand (until it calls `next` again). */
+  let reading = false;
   const offered = (tick: PriceTick): boolean => {
     try {
       return offer!(tick);
@@ -38,18 +39,24 @@ export function tickStream(
     }
   };
   const leave = symbols.map((resolved) => {
-    const reading = readingKey(resolved);
+    const key = readingKey(resolved);
     return hub.subscribe(
       resolved.instrument,
       {
         tick(tick) {
-          if (offer !== undefined && waiting() && offered(withReading(tick, resolved, reading))) return;
+          if (
+            offer !== undefined &&
+            !reading &&
+            pending.size === 0 &&
+            offered(withReading(tick, resolved, key))
+          )
+            return;
           const overtaken = !tick.snapshot && pending.get(tick.symbol)?.snapshot === true;
           // Re-inserting moves the symbol to the back: symbols are served in arrival order.
           pending.delete(tick.symbol);
           pending.set(
             tick.symbol,
-            overtaken ? { ...tick, snapshot: true, resolved } : withReading(tick, resolved, reading),
+            overtaken ? { ...tick, snapshot: true, resolved } : withReading(tick, resolved, key),
           );
           wake?.();
         },
@@ -67,8 +74,14 @@ export function tickStream(
   const iterator: TickStream = {
     offerTo(consumer) {
       offer = consumer;
+      if (reading) return;
+      for (const [symbol, tick] of pending) {
+        if (!offered(tick)) return;
+        pending.delete(symbol);
+      }
     },
     async next() {
+      reading = false;
       while (!done && pending.size === 0) {
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -78,6 +91,7 @@ export function tickStream(
       if (done) return { done: true, value: undefined };
       const [symbol, tick] = pending.entries().next().value as [string, PriceTick];
       pending.delete(symbol);
+      reading = true;
       return { done: false, value: tick };
     },
     async return() {

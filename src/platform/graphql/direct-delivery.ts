@@ -6,8 +6,8 @@ import type { ExecutionResult } from 'graphql';
  *
  * Two sides meet here:
  * - a source event stream that can push: besides being an async iterator, it offers an event to a
- *   consumer as the event happens, when its reader waits and nothing is queued, and keeps the
- *   event for its iterator when the consumer declines it (so the order of events never changes);
+ *   consumer as the event happens, when nothing is queued and its reader holds no event, and keeps
+ *   the event for its iterator when the consumer declines it (so the order of events never changes);
  * - a transport that can deliver a result at once (`DirectSink`), registered for the operation's
  *   context before the subscription starts (graphql-ws does; SSE and multipart HTTP do not).
  *
@@ -27,9 +27,10 @@ const OFFER_EVENTS = Symbol.for('vigil.offerEvents');
 /** A source event stream that can push its events (see above). */
 export interface PushSource {
   /**
-   * From now on, offers events to `offer` first. An event it declines, and every event until the
-   * iterator's reader waits again with nothing queued, goes to the iterator: an event is never
-   * offered while an earlier one is still on its way through the iterator.
+   * From now on, offers events to `offer` first (those already queued too, when nothing was read
+   * yet). An event it declines, and every event until the iterator's reader has taken them all and
+   * asks again, goes to the iterator: an event is never offered while an earlier one is still on
+   * its way through the iterator.
    */
   [OFFER_EVENTS](offer: EventOffer): void;
 }
