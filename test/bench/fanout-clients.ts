@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
+import { parseConfig } from '../../src/config.ts';
+import { createFakeProvider } from '../support/fake-provider.ts';
 import { summarize } from './stats.ts';
 
 /**
@@ -39,6 +43,39 @@ export interface Figures {
 }
 
 const CONNECT_BATCH = 200;
+
+/** What the fan-out benchmarks stream: each round sends one tick (or event) per symbol. */
+export const SYMBOLS = [
+  'AAPL',
+  'MSFT',
+  'NVDA',
+  'AMZN',
+  'GOOGL',
+  'META',
+  'TSLA',
+  'BTC/USDT',
+  'ETH/USDT',
+  'SOL/USDT',
+];
+
+/**
+ * A fan-out server's market (a fake provider streaming SYMBOLS) and settings for up to `clients`
+ * connections from one address, in a new data directory (the caller removes it).
+ */
+export function fanoutServer(clients: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
+  for (const [i, s] of SYMBOLS.entries()) fake.prices.set(s, 100 + i);
+  const config = parseConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WATCHDOGS_RUN: 'false',
+    // Every client comes from 127.0.0.1: the per-client bounds are lifted so they measure nothing.
+    WS_MAX_CONNECTIONS_PER_CLIENT: String(clients + 100),
+    RATE_LIMIT_MAX: '1000000',
+  });
+  return { dataDir, fake, config };
+}
 
 /** The client worker: this module again, in a thread that loads TypeScript as the main thread does. */
 export function clientWorker() {

@@ -1,16 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { buildApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
 import { modules } from '../../src/modules.ts';
 import { createLogger } from '../../src/platform/observability/logger.ts';
 import { WatchdogEventBus } from '../../src/watchdogs/event-bus.ts';
 import { matchesEventFilter } from '../../src/watchdogs/event-filter.ts';
 import type { WatchdogsApi } from '../../src/watchdogs/watchdogs-api.ts';
-import { createFakeProvider } from '../support/fake-provider.ts';
-import { clientWorker, compare, measure, sleep, withBareServer } from './fanout-clients.ts';
+import {
+  clientWorker,
+  compare,
+  fanoutServer,
+  measure,
+  SYMBOLS,
+  sleep,
+  withBareServer,
+} from './fanout-clients.ts';
 import { table } from './stats.ts';
 
 /**
@@ -29,23 +34,12 @@ import { table } from './stats.ts';
  */
 const SIZES = (process.env.FANOUT_WS_SIZES ?? '1000,5000').split(',').map(Number);
 const ROUNDS = Number(process.env.FANOUT_WS_ROUNDS ?? 5);
-const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL', 'META', 'TSLA', 'BTC/USDT', 'ETH/USDT', 'SOL/USDT'];
 const GAP_MS = 100;
 const EVENT_TEXT = 'bench event ';
 
 export async function run(): Promise<void> {
   const most = Math.max(...SIZES);
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
-  for (const [i, s] of SYMBOLS.entries()) fake.prices.set(s, 100 + i);
-  const config = parseConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    WATCHDOGS_RUN: 'false',
-    // Every client comes from 127.0.0.1: the per-client bounds are lifted so they measure nothing.
-    WS_MAX_CONNECTIONS_PER_CLIENT: String(most + 100),
-    RATE_LIMIT_MAX: '1000000',
-  });
+  const { dataDir, fake, config } = fanoutServer(most);
   const deps = await createDeps(config, modules, { providers: [fake] });
   const bus = new WatchdogEventBus({
     database: deps.database,

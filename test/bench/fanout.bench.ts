@@ -1,12 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { buildApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
 import { modules } from '../../src/modules.ts';
-import { createFakeProvider } from '../support/fake-provider.ts';
-import { clientWorker, compare, measure, sleep, withBareServer } from './fanout-clients.ts';
+import {
+  clientWorker,
+  compare,
+  fanoutServer,
+  measure,
+  SYMBOLS,
+  sleep,
+  withBareServer,
+} from './fanout-clients.ts';
 import { table } from './stats.ts';
 
 /**
@@ -21,7 +26,6 @@ import { table } from './stats.ts';
  */
 const SIZES = (process.env.FANOUT_SIZES ?? '1000,5000').split(',').map(Number);
 const ROUNDS = Number(process.env.FANOUT_ROUNDS ?? 8);
-const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL', 'META', 'TSLA', 'BTC/USDT', 'ETH/USDT', 'SOL/USDT'];
 const GAP_MS = 100;
 
 const QUERY = `subscription ($symbols: [String!]!) { prices(symbols: $symbols, intervalMs: 250) {
@@ -29,17 +33,7 @@ const QUERY = `subscription ($symbols: [String!]!) { prices(symbols: $symbols, i
 
 export async function run(): Promise<void> {
   const most = Math.max(...SIZES);
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
-  for (const [i, s] of SYMBOLS.entries()) fake.prices.set(s, 100 + i);
-  const config = parseConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    WATCHDOGS_RUN: 'false',
-    // Every client comes from 127.0.0.1: the per-client bounds are lifted so they measure nothing.
-    WS_MAX_CONNECTIONS_PER_CLIENT: String(most + 100),
-    RATE_LIMIT_MAX: '1000000',
-  });
+  const { dataDir, fake, config } = fanoutServer(most);
   const app = buildApp(await createDeps(config, modules, { providers: [fake] }), modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   const clients = clientWorker();
