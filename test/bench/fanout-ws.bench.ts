@@ -23,14 +23,15 @@ import { table } from './stats.ts';
  * `/dashboard/stream`, each against a bare `ws` server broadcasting messages of the same shape and
  * size to N clients in the same run. Every round sends one message per symbol (a price tick, or a
  * stored watchdog event), 100 ms apart. The clients run in a worker thread of this process, so the
- * server's own CPU (the main thread's) is told apart from the whole process's (both ends, as
- * the process's CPU counts). Measured: time to connect every client (until its opening messages
+ * server's own CPU (the main thread's) is told apart from the whole process's (both ends).
+ * Measured: time to connect every client (until its opening messages
  * arrived), delivery latency from the upstream tick (the event's publish) to each client, CPU per
  * delivered message, and server heap per subscriber (after a full GC, connected minus before).
  * FANOUT_WS_SIZES sets N (default 1000,5000), FANOUT_WS_ROUNDS the measured rounds (default 5).
  *
  * The dashboard's events ride a watchdog event bus of this benchmark with room for N listeners
- * (the app's own allows WATCHDOG_EVENT_MAX_LISTENERS); publishing, notification and loading are the real ones.
+ * (the app's own allows WATCHDOG_EVENT_MAX_LISTENERS), so that it can publish them; publishing,
+ * notification and loading are the real ones.
  */
 const SIZES = (process.env.FANOUT_WS_SIZES ?? '1000,5000').split(',').map(Number);
 const ROUNDS = Number(process.env.FANOUT_WS_ROUNDS ?? 5);
