@@ -46,7 +46,8 @@ describe('price stream wire', () => {
       messages.data('price', 'id-5', [null, 3, 'x', undefined]),
     ];
     for (const message of cases) expect(dataMessageText(message)).toBe(JSON.stringify(message));
-    expect(messageText(messages.heartbeat(2))).toBe(JSON.stringify(messages.heartbeat(2)));
+    const heartbeat = messages.heartbeat(2);
+    expect(messageText(heartbeat)).toBe(JSON.stringify(heartbeat));
   });
 
   it('gives one tick one frozen item, its JSON built once for every subscription', () => {
