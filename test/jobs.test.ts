@@ -133,6 +133,38 @@ describe.each(drivers)('jobs on %s', (driver) => {
     await vi.waitFor(() => expect(ran.sort()).toEqual([1, 2]), { timeout: 5_000, interval: 50 });
   });
 
+  it('draws the other workers of a queue into a backlog that only the polling worker found', async () => {
+    const backlogJob = defineJob({ name: 'test.backlog', schema: z.object({ n: z.number().int() }) });
+    let running = 0;
+    let peak = 0;
+    const ran: number[] = [];
+    await jobs.work(
+      backlogJob,
+      async ({ n }) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        running--;
+        ran.push(n);
+      },
+      { concurrency: 4, pollingIntervalSeconds: 0.5 },
+    );
+    // Every worker fetches once as it starts; after that only the first one polls often.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Committed in a transaction and not woken: found the way jobs sent by another instance are.
+    await handle.db.transaction((tx) =>
+      jobs.sendMany(
+        backlogJob,
+        Array.from({ length: 8 }, (_, n) => ({ n })),
+        { tx },
+      ),
+    );
+    await vi.waitFor(() => expect(ran).toHaveLength(8), { timeout: 10_000, interval: 50 });
+    // The other three joined because each fetch came back full.
+    expect(peak).toBeGreaterThanOrEqual(3);
+    expect(ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('rejects an invalid payload at send time, naming the field', async () => {
     await expect(jobs.send(noteJob, { text: '', at: 'yesterday' } as never)).rejects.toThrow(
       InvalidJobPayloadError,

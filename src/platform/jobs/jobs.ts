@@ -4,6 +4,7 @@ import type { DatabaseHandle, Executor } from '../db/database.ts';
 import type { Logger } from '../observability/logger.ts';
 import { pgliteBossDb, transactionBossDb } from './executors.ts';
 import { InvalidJobPayloadError, type JobData, type JobDefinition, type JobInput } from './job.ts';
+import { LocalWorkers, pollingSecondsOf } from './local-workers.ts';
 import { createQueue, sendDefaults } from './queues.ts';
 
 export interface JobsOptions {
@@ -51,11 +52,11 @@ export class Jobs {
   readonly #boss: PgBoss;
   readonly #logger: Logger;
   readonly #queues = new Map<string, Promise<void>>();
-  /** This process's workers per queue (for `wake`), and the next one to wake. */
-  readonly #workers = new Map<string, { readonly ids: string[]; readonly batchSize: number; next: number }>();
+  readonly #workers: LocalWorkers;
   #state: 'created' | 'started' | 'stopping' | 'stopped' = 'created';
 
   constructor(handle: DatabaseHandle, options: JobsOptions) {
+    this.#workers = new LocalWorkers((id) => this.#boss.notifyWorker(id));
     // pg-boss asserts on keys that are present but undefined, so only set what was given.
     const common: PgBoss.ConstructorOptions = { schema: options.schema ?? 'pgboss' };
     if (options.cronMonitorIntervalSeconds !== undefined) {
@@ -105,13 +106,7 @@ export class Jobs {
   ): Promise<string | null> {
     const data = parsePayload(job, input);
     const { tx, startAfter, ...rest } = options;
-    // Creating a queue takes a connection of its own; on PGlite (one connection) that waits for
-    // the caller's open transaction, which waits for this send. Queues come first, at start.
-    if (tx && !this.#queues.has(job.name)) {
-      throw new Error(
-        `job ${job.name} has no queue yet: register it (work, schedule or ensureQueue) before sending it in a transaction`,
-      );
-    }
+    this.#refuseWithoutQueue(job, tx);
     await this.#ensureQueue(job);
     const id = await this.#boss.send(job.name, data as object, {
       ...sendDefaults(job),
@@ -134,11 +129,7 @@ export class Jobs {
   ): Promise<void> {
     if (inputs.length === 0) return;
     const { tx } = options;
-    if (tx && !this.#queues.has(job.name)) {
-      throw new Error(
-        `job ${job.name} has no queue yet: register it (work, schedule or ensureQueue) before sending it in a transaction`,
-      );
-    }
+    this.#refuseWithoutQueue(job, tx);
     await this.#ensureQueue(job);
     const { retentionDays: _r, ...defaults } = sendDefaults(job) as Record<string, unknown>;
     await this.#boss.insert(
@@ -156,17 +147,20 @@ export class Jobs {
     await this.#ensureQueue(job);
     const workers = Math.max(1, options.concurrency ?? 1);
     const batchSize = Math.max(1, options.batchSize ?? 1);
-    const local = this.#workers.get(job.name) ?? { ids: [], batchSize, next: 0 };
-    this.#workers.set(job.name, local);
     for (let i = 0; i < workers; i++) {
+      // One worker polls at the queue's interval; the others are woken (local-workers.ts): by a
+      // fetch that came back full, as there may be more waiting (so a backlog draws in one more
+      // worker per fetch), by `wake`, or at their own slow poll.
       // pg-boss waits a whole polling interval after every fetch, even one that found a job; a
       // worker that just ran a job asks again at once instead, so a busy queue drains at the speed
       // of its handlers and the interval only paces an empty one.
       let workerId: string | undefined;
       workerId = await this.#boss.work<unknown>(
         job.name,
-        { batchSize, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        { batchSize, pollingIntervalSeconds: pollingSecondsOf(i, options.pollingIntervalSeconds ?? 2) },
         async (batch) => {
+          const running = this.#state === 'started';
+          if (running && workerId && batch.length >= batchSize) this.#workers.wakeAnother(job.name, workerId);
           try {
             if (batch.length === 1) return await this.#runOne(job, handler, batch[0]!);
             await this.#runBatch(job, handler, batch);
@@ -175,7 +169,7 @@ export class Jobs {
           }
         },
       );
-      local.ids.push(workerId);
+      this.#workers.add(job.name, workerId, batchSize);
     }
   }
 
@@ -185,13 +179,7 @@ export class Jobs {
    * Workers of other instances still find them at their next poll.
    */
   wake(job: JobDefinition, count = 1): void {
-    const local = this.#workers.get(job.name);
-    if (!local || local.ids.length === 0 || this.#state !== 'started') return;
-    const wanted = Math.min(local.ids.length, Math.ceil(count / local.batchSize));
-    for (let i = 0; i < wanted; i++) {
-      this.#boss.notifyWorker(local.ids[local.next]!);
-      local.next = (local.next + 1) % local.ids.length;
-    }
+    if (this.#state === 'started') this.#workers.wake(job.name, count);
   }
 
   async #runOne<J extends JobDefinition>(
@@ -286,6 +274,18 @@ export class Jobs {
   /** Creates the job's queue now (the app does this at start for every module's jobs). */
   ensureQueue(job: JobDefinition): Promise<void> {
     return this.#ensureQueue(job);
+  }
+
+  /**
+   * Creating a queue takes a connection of its own; on PGlite (one connection) that waits for the
+   * caller's open transaction, which waits for this send. Queues come first, at start.
+   */
+  #refuseWithoutQueue(job: JobDefinition, tx: Executor | undefined): void {
+    if (tx && !this.#queues.has(job.name)) {
+      throw new Error(
+        `job ${job.name} has no queue yet: register it (work, schedule or ensureQueue) before sending it in a transaction`,
+      );
+    }
   }
 
   #ensureQueue(job: JobDefinition): Promise<void> {
