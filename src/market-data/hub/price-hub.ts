@@ -109,7 +109,7 @@ export class PriceHub {
     };
     feed.subscribers.add(sub);
     // A newcomer gets the latest known price at once instead of waiting for the next update.
-    if (feed.last) this.#send(sub, feed, feed.last);
+    if (feed.last) this.#send(sub, feed, feed.last, this.#options.clock.now());
     let left = false;
     return () => {
       if (left) return;
@@ -234,31 +234,33 @@ export class PriceHub {
   #publish(key: string, feed: Feed, update: PriceUpdate): void {
     const seq = (this.#seq.get(key) ?? 0) + 1;
     this.#seq.set(key, seq);
+    // One clock reading for the whole fan-out: every subscriber is offered the tick at this time.
+    const now = this.#options.clock.now();
     const tick: PriceTick = {
       instrument: feed.instrument,
       symbol: feed.instrument.symbol,
       seq,
       ...update,
-      marketState: this.#stateOf(feed, this.#options.clock.now()),
+      marketState: this.#stateOf(feed, now),
       snapshot: false,
     };
     feed.last = tick;
-    for (const sub of feed.subscribers) this.#offer(sub, feed);
+    for (const sub of feed.subscribers) this.#offer(sub, feed, now);
   }
 
   /** Sends now if the subscriber's interval allows, else once, at the end of its interval. */
-  #offer(sub: Subscriber, feed: Feed): void {
+  #offer(sub: Subscriber, feed: Feed, now: Date): void {
     if (sub.timer !== undefined) return;
-    const { clock } = this.#options;
-    const wait = sub.lastSentAt + sub.intervalMs - clock.now().getTime();
+    const wait = sub.lastSentAt + sub.intervalMs - now.getTime();
     if (wait <= 0) {
-      this.#send(sub, feed, feed.last!);
+      this.#send(sub, feed, feed.last!, now);
       return;
     }
+    const { clock } = this.#options;
     sub.timer = clock.setTimeout(() => {
       sub.timer = undefined;
       if (feed.last && feed.last.seq > sub.lastSentSeq && feed.subscribers.has(sub))
-        this.#send(sub, feed, feed.last);
+        this.#send(sub, feed, feed.last, clock.now());
     }, wait);
   }
 
@@ -295,8 +297,7 @@ export class PriceHub {
     return feed.snapshot;
   }
 
-  #send(sub: Subscriber, feed: Feed, tick: PriceTick): void {
-    const now = this.#options.clock.now();
+  #send(sub: Subscriber, feed: Feed, tick: PriceTick, now: Date): void {
     // Sequence numbers start at 1: nothing sent yet means this is the subscriber's snapshot.
     const first = sub.lastSentSeq === 0;
     sub.lastSentAt = now.getTime();

@@ -39,15 +39,41 @@ function payloadText(payload: object): string {
   return json;
 }
 
+/** The UTF-8 bytes of a `next` payload's JSON, encoded once per payload object. */
+const payloadBytes = new WeakMap<object, Buffer>();
+
+function payloadBuffer(payload: object): Buffer {
+  let bytes = payloadBytes.get(payload);
+  if (bytes === undefined) {
+    bytes = Buffer.from(payloadText(payload));
+    payloadBytes.set(payload, bytes);
+  }
+  return bytes;
+}
+
+/** `ws` options for a text frame whose data is given as bytes. */
+const TEXT_FRAME = Object.freeze({ binary: false });
+
 /**
  * Sends `next` messages of one operation straight to its socket (direct delivery of shared results,
- * see direct-delivery.ts): the same bytes graphql-ws would send for the same result, the payload's
- * JSON shared by every subscriber.
+ * see direct-delivery.ts): the same bytes graphql-ws would send for the same result. The payload is
+ * encoded once for every subscriber; each message is its envelope's bytes and the payload's, copied
+ * into one buffer (no string is built, measured or encoded per subscriber).
  */
 export function nextSender(socket: WebSocket, id: string): (payload: object) => void {
-  const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  const head = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
   return (payload) => {
-    if (socket.readyState === socket.OPEN) socket.send(`${head}${payloadText(payload)}}`);
+    if (socket.readyState !== socket.OPEN) return;
+    const body = payloadBuffer(payload);
+    const size = head.length + body.length + 1;
+    // A message sent while nothing waits before it may be cut from Node's shared 8 KB buffer pool;
+    // one that joins a backlog gets memory of its own, so a slow reader's queue holds its messages
+    // and not whole pools (the bound on unsent bytes stays a bound on memory).
+    const message = socket.bufferedAmount === 0 ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size);
+    message.set(head, 0);
+    message.set(body, head.length);
+    message[size - 1] = 0x7d; // the envelope's closing brace
+    socket.send(message, TEXT_FRAME);
   };
 }
 

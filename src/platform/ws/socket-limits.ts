@@ -95,9 +95,10 @@ type SendCallback = (error?: Error) => void;
  * price data) checks `bufferedAmount` itself before sending.
  */
 export function boundSends(socket: WebSocket, maxBufferedBytes: number): void {
-  const send = socket.send.bind(socket) as (data: unknown, options: object, cb?: SendCallback) => void;
+  const send = socket.send.bind(socket) as (data: unknown, options?: object, cb?: SendCallback) => void;
   const bounded = (data: unknown, optionsOrCb?: object | SendCallback, cb?: SendCallback) => {
-    const options = typeof optionsOrCb === 'function' ? {} : (optionsOrCb ?? {});
+    // `ws` takes absent options as defaults: nothing is allocated for the common call, send(data).
+    const options = typeof optionsOrCb === 'function' ? undefined : optionsOrCb;
     const callback = typeof optionsOrCb === 'function' ? (optionsOrCb as SendCallback) : cb;
     // A send fails only because the connection is ending, and its 'close' event tells the owner.
     // The error is not passed on: graphql-ws would print one "internal error" per queued message.
