@@ -159,8 +159,8 @@ export class Jobs {
         job.name,
         { batchSize, pollingIntervalSeconds: pollingSecondsOf(i, options.pollingIntervalSeconds ?? 2) },
         async (batch) => {
-          const running = this.#state === 'started';
-          if (running && workerId && batch.length >= batchSize) this.#workers.wakeAnother(job.name, workerId);
+          if (workerId && batch.length >= batchSize && this.#state === 'started')
+            this.#workers.wakeAnother(job.name, workerId);
           try {
             if (batch.length === 1) return await this.#runOne(job, handler, batch[0]!);
             await this.#runBatch(job, handler, batch);
