@@ -6,14 +6,15 @@ import { LAUNCH, root, spawnServer } from './spawned-server.ts';
 import { summarize, table } from './stats.ts';
 
 /**
- * Memory at idle: the resident set of the `npm start` process (the bundle npm install built) once
+ * Memory and CPU at idle: the resident set of the `npm start` process (the bundle npm install built) once
  * /readyz answers and it has idled `FOOTPRINT_IDLE_SECONDS` (default 30; the simulated market,
  * watchdogs and job polling keep running), and its peak since spawn. On the embedded database with
  * a new and an existing data directory and, when DATABASE_URL is set, on Postgres. Peers measured in
  * the same run: Postgres mode (the same server without the database in its process) and a bare
  * node:http server (the runtime's own floor). The idle figure is the median of one reading a second
- * over the last ten seconds, so a collection that happens to run at the end does not decide it.
- * Goal: under 300 MB on the embedded database.
+ * over the last ten seconds, so a collection that happens to run at the end does not decide it; the
+ * idle CPU is the process's CPU time per second from five seconds after it answered on (what the
+ * simulated market, the watchdogs and job polling cost with no client). Goal: under 300 MB on the embedded database.
  */
 const IDLE_SECONDS = Number(process.env.FOOTPRINT_IDLE_SECONDS ?? 30);
 const SAMPLED_SECONDS = Math.min(10, IDLE_SECONDS);
@@ -25,6 +26,7 @@ const BARE = [
 interface Reading {
   readonly 'idle RSS MB': number;
   readonly 'peak RSS MB': number;
+  readonly 'idle CPU ms/s': number;
 }
 
 export async function run(): Promise<void> {
@@ -49,7 +51,12 @@ export async function run(): Promise<void> {
       );
       rows.push({ server: 'vigil, Postgres', ...onPostgres });
     } else {
-      rows.push({ server: 'vigil, Postgres (set DATABASE_URL)', 'idle RSS MB': '-', 'peak RSS MB': '-' });
+      rows.push({
+        server: 'vigil, Postgres (set DATABASE_URL)',
+        'idle RSS MB': '-',
+        'peak RSS MB': '-',
+        'idle CPU ms/s': '-',
+      });
     }
     process.stdout.write(`${table(rows)}\n`);
     const embedded = Math.max(fresh['idle RSS MB'], existing['idle RSS MB']);
@@ -69,13 +76,22 @@ async function measure(args: readonly string[], env: Record<string, string>): Pr
   const server = await spawnServer(args, env);
   try {
     const pid = server.child.pid!;
-    await sleep((IDLE_SECONDS - SAMPLED_SECONDS) * 1000);
+    // CPU from the first seconds after start-up on, RSS over the last ten.
+    const settle = Math.min(5, IDLE_SECONDS - SAMPLED_SECONDS);
+    await sleep(settle * 1000);
+    const [cpuBefore, at] = [cpuMs(pid), performance.now()];
+    await sleep((IDLE_SECONDS - SAMPLED_SECONDS - settle) * 1000);
     const samples: number[] = [];
     for (let i = 0; i < SAMPLED_SECONDS; i++) {
       samples.push(status(pid, 'VmRSS'));
       await sleep(1000);
     }
-    return { 'idle RSS MB': summarize(samples).p50, 'peak RSS MB': status(pid, 'VmHWM') };
+    const cpu = ((cpuMs(pid) - cpuBefore) / (performance.now() - at)) * 1000;
+    return {
+      'idle RSS MB': summarize(samples).p50,
+      'peak RSS MB': status(pid, 'VmHWM'),
+      'idle CPU ms/s': cpu,
+    };
   } finally {
     await server.stop();
   }
@@ -88,6 +104,13 @@ function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
     .find((l) => l.startsWith(`${field}:`));
   if (!line) throw new Error(`no ${field} for process ${pid} (this benchmark reads Linux's /proc)`);
   return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+/** CPU time (user and system) the process has used, in ms, from /proc/<pid>/stat (10 ms ticks). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
