@@ -191,6 +191,42 @@ describe('socket abuse: payloads, echoes, slow readers, rates and origins', () =
     await expect.poll(open, { timeout: 5000 }).toBe(0);
   });
 
+  it('closes a graphql-ws subscriber of prices that stops reading, its backlog held under the bound', async () => {
+    const c = await connect('/graphql', 'graphql-transport-ws');
+    c.send({ type: 'connection_init' });
+    await c.collect(ofType('connection_ack'), 1);
+    const query =
+      'subscription ($s: [String!]!) { prices(symbols: $s, intervalMs: 100) ' +
+      '{ symbol price change changePercent volume currency asOf provider snapshot marketState } }';
+    // 20 subscriptions of 50 symbols: about 2.5 MB a second, so the kernel's buffers fill in seconds.
+    for (let i = 0; i < 20; i++)
+      c.send({ id: `p${i}`, type: 'subscribe', payload: { query, variables: { s: SYMBOLS } } });
+    await c.collect(ofType('next'), 20 * SYMBOLS.length, 10_000);
+    (c.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const open = async () => {
+      const body = (await (await fetch(`${t.url}/ws/connections`)).json()) as {
+        connections_by_route: Record<string, number>;
+      };
+      return body.connections_by_route['/graphql'] ?? 0;
+    };
+    const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    let price = 1;
+    // Once the kernel's buffers are full, the messages queue in the server until the bound closes
+    // the connection.
+    const pump = setInterval(() => {
+      price++;
+      for (const symbol of SYMBOLS) fake.emit(symbol, price);
+    }, 50);
+    try {
+      await expect.poll(open, { timeout: 20_000, interval: 100 }).toBe(0);
+    } finally {
+      clearInterval(pump);
+    }
+    const grown = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heapBefore;
+    // Its unsent messages were bounded by WS_MAX_BUFFERED_BYTES, not by the pools they came from.
+    expect(grown).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it('answers bad messages with short errors that do not echo the input', async () => {
     const c = await connect('/ws/stream');
     const bad = [
