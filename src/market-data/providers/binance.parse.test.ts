@@ -9,20 +9,22 @@ import {
   depthLimitFor,
   FUTURES_QUOTES,
   parseAggTrades,
-  parseCombined,
-  parseControlReply,
   parseDepth,
-  parseKlineEvent,
   parseKlines,
   parsePremiumIndex,
   parseTicker24h,
-  parseTradeEvent,
   quoteFromTicker,
   statsFromTicker,
-  tickFromTrade,
   tradeFromAgg,
   USD_QUOTES,
 } from './binance.parse.ts';
+import {
+  parseCombined,
+  parseControlReply,
+  parseKlineEvent,
+  parseTradeEvent,
+  tickFromTrade,
+} from './binance.stream-parse.ts';
 import { ProviderError } from './provider-errors.ts';
 
 const BTC_USDT = parseInstrument('BTC/USDT');

@@ -1,12 +1,6 @@
 import WebSocket from 'ws';
-import {
-  BINANCE,
-  binanceSymbol,
-  parseCombined,
-  parseControlReply,
-  parseTradeEvent,
-  tickFromTrade,
-} from './binance.parse.ts';
+import { BINANCE, binanceSymbol } from './binance.parse.ts';
+import { parseCombined, parseControlReply, parseTradeEvent, tickFromTrade } from './binance.stream-parse.ts';
 import type { StreamSubscription } from './provider.ts';
 import { ProviderError } from './provider-errors.ts';
 
