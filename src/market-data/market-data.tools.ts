@@ -2,17 +2,15 @@ import { z } from 'zod';
 import type { ToolArgs, ToolDefinition } from '../platform/operations/tool.ts';
 import type { ComputedFundamental } from './tools/search-by-symbol.ts';
 import { DEPTH_DESCRIPTIONS, DEPTHS, type Depth } from './tools/tool-args.ts';
+import { type CoinData, FRAGMENTS, type SymbolData } from './tools/tool-data.ts';
 import {
   ASSET_CLASS_FROM_GRAPHQL,
   COMPUTED_FROM_GRAPHQL,
-  type CoinData,
   type CoinWire,
   coinOutput,
   common,
   DEPTH_TO_GRAPHQL,
-  FRAGMENTS,
   joined,
-  type SymbolData,
   type SymbolWire,
   symbolOutput,
 } from './tools/tool-wire.ts';
