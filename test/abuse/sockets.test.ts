@@ -129,6 +129,22 @@ describe('socket abuse: payloads, echoes, slow readers, rates and origins', () =
     await within(c.opened(), 5000, `open ${path}`);
     return c;
   };
+  /** Open graphql-ws connections, as the server counts them. */
+  const graphqlConnections = async () => {
+    const body = (await (await fetch(`${t.url}/ws/connections`)).json()) as {
+      connections_by_route: Record<string, number>;
+    };
+    return body.connections_by_route['/graphql'] ?? 0;
+  };
+  /** A tick for every symbol each `ms`, at a rising price, until the returned function is called. */
+  const pumpTicks = (ms: number) => {
+    let price = 1;
+    const pump = setInterval(() => {
+      price++;
+      for (const symbol of SYMBOLS) fake.emit(symbol, price);
+    }, ms);
+    return () => clearInterval(pump);
+  };
 
   beforeAll(async () => {
     fake = createFakeProvider('fakex', { capabilities: ['quote', 'stream'], assetClasses: ['equity'] });
@@ -173,22 +189,16 @@ describe('socket abuse: payloads, echoes, slow readers, rates and origins', () =
     c.send({ type: 'connection_init' });
     await c.collect(ofType('connection_ack'), 1);
     (c.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    const open = async () => {
-      const body = (await (await fetch(`${t.url}/ws/connections`)).json()) as {
-        connections_by_route: Record<string, number>;
-      };
-      return body.connections_by_route['/graphql'] ?? 0;
-    };
     // Every ping asks for a pong carrying the ping's payload back; once the kernel's buffers are
     // full, the pongs would pile up in the server.
     const ping = JSON.stringify({ type: 'ping', payload: { pad: 'p'.repeat(100_000) } });
     let sent = 0;
-    while (sent < 1000 && (await open()) > 0) {
+    while (sent < 1000 && (await graphqlConnections()) > 0) {
       for (let i = 0; i < 10; i++) c.socket.send(ping);
       sent += 10;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    await expect.poll(open, { timeout: 5000 }).toBe(0);
+    await expect.poll(graphqlConnections, { timeout: 5000 }).toBe(0);
   });
 
   it('closes a graphql-ws subscriber of prices that stops reading, its backlog held under the bound', async () => {
@@ -203,24 +213,14 @@ describe('socket abuse: payloads, echoes, slow readers, rates and origins', () =
       c.send({ id: `p${i}`, type: 'subscribe', payload: { query, variables: { s: SYMBOLS } } });
     await c.collect(ofType('next'), 20 * SYMBOLS.length, 10_000);
     (c.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    const open = async () => {
-      const body = (await (await fetch(`${t.url}/ws/connections`)).json()) as {
-        connections_by_route: Record<string, number>;
-      };
-      return body.connections_by_route['/graphql'] ?? 0;
-    };
     const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-    let price = 1;
     // Once the kernel's buffers are full, the messages queue in the server until the bound closes
     // the connection.
-    const pump = setInterval(() => {
-      price++;
-      for (const symbol of SYMBOLS) fake.emit(symbol, price);
-    }, 50);
+    const stop = pumpTicks(50);
     try {
-      await expect.poll(open, { timeout: 20_000, interval: 100 }).toBe(0);
+      await expect.poll(graphqlConnections, { timeout: 20_000, interval: 100 }).toBe(0);
     } finally {
-      clearInterval(pump);
+      stop();
     }
     const grown = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heapBefore;
     // Its unsent messages were bounded by WS_MAX_BUFFERED_BYTES, not by the pools they came from.
@@ -264,11 +264,7 @@ describe('socket abuse: payloads, echoes, slow readers, rates and origins', () =
     await c.collect(ofType('subscription_ack'), 20);
     (c.socket as unknown as { _socket: { pause(): void } })._socket.pause();
 
-    let price = 1;
-    const pump = setInterval(() => {
-      price++;
-      for (const symbol of SYMBOLS) fake.emit(symbol, price);
-    }, 50);
+    const stop = pumpTicks(50);
     try {
       const stats = () => t.app.deps.priceStreams.stats();
       // The server is behind once its buffer for this socket reaches the limit.
@@ -286,7 +282,7 @@ describe('socket abuse: payloads, echoes, slow readers, rates and origins', () =
       c.send({ type: 'ping' });
       await expect.poll(() => stats().connections, { timeout: 10_000, interval: 50 }).toBe(0);
     } finally {
-      clearInterval(pump);
+      stop();
     }
   });
 
