@@ -19,6 +19,27 @@ const noteJob = defineJob({
 });
 const tickJob = defineJob({ name: 'test.tick', schema: z.object({ source: z.literal('cron') }) });
 
+/**
+ * A job handler that takes `ms` per job, then calls `after` with the job's `n` (which may throw to
+ * fail it); `peak` is the most jobs that ran at once, `ran` the jobs that finished.
+ */
+function overlapProbe(ms: number, after: (n: number) => void = () => {}) {
+  let running = 0;
+  const probe = {
+    peak: 0,
+    ran: [] as number[],
+    handler: async ({ n }: { n: number }) => {
+      running++;
+      probe.peak = Math.max(probe.peak, running);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      running--;
+      probe.ran.push(n);
+      after(n);
+    },
+  };
+  return probe;
+}
+
 describe.each(drivers)('jobs on %s', (driver) => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
@@ -96,21 +117,10 @@ describe.each(drivers)('jobs on %s', (driver) => {
     await jobs.ensureQueue(batchJob);
     const ids: string[] = [];
     for (let n = 0; n < 6; n++) ids.push((await jobs.send(batchJob, { n }))!);
-    let running = 0;
-    let peak = 0;
-    const seen: number[] = [];
-    await jobs.work(
-      batchJob,
-      async ({ n }) => {
-        running++;
-        peak = Math.max(peak, running);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        running--;
-        seen.push(n);
-        if (n % 3 === 0) throw new Error(`job ${n} refused`);
-      },
-      { batchSize: 6, pollingIntervalSeconds: 0.5 },
-    );
+    const probe = overlapProbe(50, (n) => {
+      if (n % 3 === 0) throw new Error(`job ${n} refused`);
+    });
+    await jobs.work(batchJob, probe.handler, { batchSize: 6, pollingIntervalSeconds: 0.5 });
     await vi.waitFor(
       async () => {
         const states = await Promise.all(ids.map((id) => jobs.jobState(batchJob, id)));
@@ -118,8 +128,8 @@ describe.each(drivers)('jobs on %s', (driver) => {
       },
       { timeout: 10_000, interval: 100 },
     );
-    expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(peak).toBeGreaterThan(1);
+    expect(probe.ran.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(probe.peak).toBeGreaterThan(1);
   });
 
   it('wakes idle workers for jobs committed in a transaction instead of waiting for their poll', async () => {
@@ -135,20 +145,8 @@ describe.each(drivers)('jobs on %s', (driver) => {
 
   it('draws the other workers of a queue into a backlog that only the polling worker found', async () => {
     const backlogJob = defineJob({ name: 'test.backlog', schema: z.object({ n: z.number().int() }) });
-    let running = 0;
-    let peak = 0;
-    const ran: number[] = [];
-    await jobs.work(
-      backlogJob,
-      async ({ n }) => {
-        running++;
-        peak = Math.max(peak, running);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        running--;
-        ran.push(n);
-      },
-      { concurrency: 4, pollingIntervalSeconds: 0.5 },
-    );
+    const probe = overlapProbe(300);
+    await jobs.work(backlogJob, probe.handler, { concurrency: 4, pollingIntervalSeconds: 0.5 });
     // Every worker fetches once as it starts; after that only the first one polls often.
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Committed in a transaction and not woken: found the way jobs sent by another instance are.
@@ -159,10 +157,10 @@ describe.each(drivers)('jobs on %s', (driver) => {
         { tx },
       ),
     );
-    await vi.waitFor(() => expect(ran).toHaveLength(8), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(probe.ran).toHaveLength(8), { timeout: 10_000, interval: 50 });
     // The other three joined because each fetch came back full.
-    expect(peak).toBeGreaterThanOrEqual(3);
-    expect(ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(probe.peak).toBeGreaterThanOrEqual(3);
+    expect(probe.ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('rejects an invalid payload at send time, naming the field', async () => {

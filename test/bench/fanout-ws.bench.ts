@@ -24,9 +24,9 @@ import { table } from './stats.ts';
  * size to N clients in the same run. Every round sends one message per symbol (a price tick, or a
  * stored watchdog event), 100 ms apart. The clients run in a worker thread of this process, so the
  * server's own CPU (the main thread's) is told apart from the whole process's (both ends).
- * Measured: time to connect every client (until its opening messages
- * arrived), delivery latency from the upstream tick (the event's publish) to each client, CPU per
- * delivered message, and server heap per subscriber (after a full GC, connected minus before).
+ * Measured: time to connect every client (until its opening messages arrived), delivery latency
+ * from the upstream tick (the event's publish) to each client, CPU per delivered message, and
+ * server heap per subscriber (after a full GC, connected minus before).
  * FANOUT_WS_SIZES sets N (default 1000,5000), FANOUT_WS_ROUNDS the measured rounds (default 5).
  *
  * The dashboard's events ride a watchdog event bus of this benchmark with room for N listeners
