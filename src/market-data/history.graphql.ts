@@ -10,8 +10,8 @@ import { InstrumentRef } from './instrument.graphql.ts';
 import { resolveInstrument } from './instruments.ts';
 import { knownName } from './lookup.service.ts';
 import { AssetClassEnum, BarRef, LineageRef, MARKET_ARGUMENT } from './market-data.graphql.ts';
-import { MAX_BARS_PER_REQUEST } from './market-data.service.ts';
 import type { Bar, BarInterval } from './types.ts';
+import { MAX_BARS_PER_REQUEST } from './types.ts';
 
 /**
  * OHLCV history as a Relay-style connection (edges with cursors, pageInfo), which Apollo's

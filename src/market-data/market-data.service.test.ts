@@ -97,8 +97,10 @@ describe('MarketDataService', () => {
 
   it('refuses data no provider offers instead of asking one that cannot answer', async () => {
     const a = createFakeProvider('alpha', { capabilities: ['quote'] });
-    await expect(service(a).orderBook(parseInstrument('BTC/USDT'), 10)).rejects.toThrow(NotSupportedError);
-    await expect(service(a).orderBook(parseInstrument('BTC/USDT'), 10)).rejects.toThrow(
+    await expect(service(a).venues.orderBook(parseInstrument('BTC/USDT'), 10)).rejects.toThrow(
+      NotSupportedError,
+    );
+    await expect(service(a).venues.orderBook(parseInstrument('BTC/USDT'), 10)).rejects.toThrow(
       'no configured provider offers order books for BTC/USDT (providers: alpha)',
     );
   });

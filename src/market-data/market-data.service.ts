@@ -1,58 +1,36 @@
 import type { Clock } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import { Arbiter, type ArbiterOptions, type Uncached } from './arbitration/arbiter.ts';
+import { Arbiter, type ArbiterOptions } from './arbitration/arbiter.ts';
 import { HealthBoard, type HealthSnapshot } from './arbitration/health.ts';
 import type { Sourced } from './arbitration/lineage.ts';
-import {
-  DEFAULT_MAX_SYMBOLS_PER_OPERATION,
-  DEFAULT_UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
-  UpstreamBudget,
-} from './budget/upstream-budget.ts';
-import { DEFAULT_CACHE_MAX_BYTES, MarketDataCache } from './cache/market-data-cache.ts';
-import { alignBarRange, alignDays, alignDown, cut } from './cache/ranges.ts';
-import { type CachedKind, ttlFor } from './cache/ttl.ts';
+import { CachedReads, type MarketDataLimits, ownAsOf } from './cache/cached-reads.ts';
+import { alignBarRange, alignDays, cut } from './cache/ranges.ts';
 import { instrumentKey } from './instruments.ts';
 import { NotSupportedError } from './market-data.errors.ts';
 import { type MarketDataObserver, UNOBSERVED } from './observer.ts';
 import type { CircuitState } from './providers/http/circuit-breaker.ts';
-import type { Capability, InstrumentMatch, MarketDataProvider, UniverseEntry } from './providers/provider.ts';
+import type {
+  Capability,
+  InstrumentMatch,
+  MarketDataProvider,
+  ProviderInfo,
+  UniverseEntry,
+} from './providers/provider.ts';
 import { mergeMatches, normaliseQuery } from './search/instrument-search.ts';
 import {
   BAR_INTERVAL_MS,
   type Bar,
   type BarInterval,
-  type CryptoStats,
   type EarningsReport,
-  type FundingRate,
   type Instrument,
-  type OrderBook,
+  MAX_BARS_PER_REQUEST,
   type Profile,
   type Quote,
-  type Trade,
-  type Transfer,
-  type VenueStatus,
 } from './types.ts';
+import { VenueData } from './venue-data.ts';
 
-export interface ProviderInfo {
-  readonly id: string;
-  readonly displayName: string;
-  readonly live: boolean;
-  readonly capabilities: readonly Capability[];
-}
-
-/** Most bars one request may ask for (a decade of daily bars is ~2,520). */
-export const MAX_BARS_PER_REQUEST = 50_000;
-
-/** Bounds on what clients can make the service hold or spend (see README, configuration). */
-export interface MarketDataLimits {
-  /** Estimated bytes the answer cache may hold. */
-  readonly cacheMaxBytes: number;
-  /** Distinct instruments one client operation may ask for. */
-  readonly maxSymbolsPerOperation: number;
-  /** Cache-missing calls to live providers one client may cause per minute. */
-  readonly upstreamCallsPerClientPerMinute: number;
-}
+export type { MarketDataLimits } from './cache/cached-reads.ts';
 
 /**
  * The one door to market data: arbitration across providers, caching with market-hours-aware
@@ -61,8 +39,9 @@ export interface MarketDataLimits {
 export class MarketDataService {
   readonly #arbiter: Arbiter;
   readonly #health: HealthBoard;
-  readonly #cache: MarketDataCache;
-  readonly #budget: UpstreamBudget;
+  readonly #reads: CachedReads;
+  /** Order books, funding, 24-hour statistics, large trades and transfers, venue status. */
+  readonly venues: VenueData;
 
   constructor(
     readonly providers: readonly MarketDataProvider[],
@@ -70,20 +49,10 @@ export class MarketDataService {
     logger: Logger,
     options: Partial<ArbiterOptions> = {},
     limits: Partial<MarketDataLimits> = {},
-    private readonly observer: MarketDataObserver = UNOBSERVED,
+    observer: MarketDataObserver = UNOBSERVED,
   ) {
     if (providers.length === 0) throw new Error('market data needs at least one provider');
-    const now = () => clock.now().getTime();
-    this.#health = new HealthBoard(now);
-    this.#cache = new MarketDataCache(now, { maxBytes: limits.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES });
-    this.#budget = new UpstreamBudget(
-      {
-        maxSymbolsPerOperation: limits.maxSymbolsPerOperation ?? DEFAULT_MAX_SYMBOLS_PER_OPERATION,
-        callsPerClientPerMinute:
-          limits.upstreamCallsPerClientPerMinute ?? DEFAULT_UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
-      },
-      now,
-    );
+    this.#health = new HealthBoard(() => clock.now().getTime());
     this.#arbiter = new Arbiter(
       providers,
       this.#health,
@@ -91,6 +60,10 @@ export class MarketDataService {
       logger.child({ component: 'market-data' }),
       { timeoutMs: 8_000, tolerance: 0.01, fanout: 2, maxLagMs: 15 * 60_000, ...options },
       observer,
+    );
+    this.#reads = new CachedReads(clock, this.#arbiter, limits, observer);
+    this.venues = new VenueData(this.#arbiter, this.#reads, (what, symbol) =>
+      this.#unsupported(what, symbol),
     );
   }
 
@@ -113,7 +86,7 @@ export class MarketDataService {
   }
 
   cacheStats() {
-    return this.#cache.stats();
+    return this.#reads.stats();
   }
 
   /**
@@ -121,7 +94,7 @@ export class MarketDataService {
    * capped, and its upstream calls are charged to `clientId`. Anything outside is background work.
    */
   withinOperation<T>(clientId: string, run: () => T): T {
-    return this.#budget.runOperation(clientId, run);
+    return this.#reads.withinOperation(clientId, run);
   }
 
   /** Can any configured provider answer `capability` for this instrument? */
@@ -148,7 +121,7 @@ export class MarketDataService {
 
   /** `prefer`: a provider id (venue) to ask alone when it can answer, e.g. the exchange a user named. */
   quote(instrument: Instrument, prefer?: string): Promise<Sourced<Quote>> {
-    return this.#cached('quote', instrument, prefer ?? '', () =>
+    return this.#reads.read('quote', instrument, prefer ?? '', () =>
       this.#arbiter.consensusQuote(instrument, (p, signal) => p.quote!({ instrument, signal }), prefer),
     );
   }
@@ -169,20 +142,14 @@ export class MarketDataService {
     }
     // Fetched and keyed by whole bars, so the same query repeated a moment later is a hit.
     const range = alignBarRange(interval, start, end, this.clock.now());
-    const key = `${interval}:${range.start.toISOString()}:${range.until.toISOString()}`;
-    const all = await this.#cached(
+    const all = await this.#reads.first(
       'bars',
+      `${interval} bars`,
       instrument,
-      key,
-      () =>
-        this.#arbiter.first(
-          `${interval} bars`,
-          'bars',
-          instrument,
-          (p, signal) => p.bars!({ instrument, interval, start: range.start, end: range.fetchEnd, signal }),
-          (bars) => bars.at(-1)?.time ?? range.start,
-        ),
-      { interval, end: range.until },
+      `${interval}:${range.start.toISOString()}:${range.until.toISOString()}`,
+      (p, signal) => p.bars!({ instrument, interval, start: range.start, end: range.fetchEnd, signal }),
+      (bars) => bars.at(-1)?.time ?? range.start,
+      { ttl: { interval, end: range.until } },
     );
     const value = cut(all.value, (b) => b.time, start, end);
     if (value === all.value) return all;
@@ -190,141 +157,27 @@ export class MarketDataService {
   }
 
   profile(instrument: Instrument): Promise<Sourced<Profile>> {
-    return this.#cached('profile', instrument, '', () =>
-      this.#arbiter.first(
-        'profiles',
-        'profile',
-        instrument,
-        (p, signal) => p.profile!({ instrument, signal }),
-        (v) => v.asOf,
-      ),
-    );
-  }
-
-  cryptoStats(instrument: Instrument, prefer?: string): Promise<Sourced<CryptoStats>> {
-    return this.#cached('cryptoStats', instrument, prefer ?? '', () =>
-      this.#arbiter.first(
-        '24h statistics',
-        'cryptoStats',
-        instrument,
-        (p, signal) => p.cryptoStats!({ instrument, signal }),
-        (v) => v.asOf,
-        prefer,
-      ),
-    );
-  }
-
-  orderBook(instrument: Instrument, depth: number, prefer?: string): Promise<Sourced<OrderBook>> {
-    return this.#cached('orderBook', instrument, `${depth}:${prefer ?? ''}`, () =>
-      this.#arbiter.first(
-        'order books',
-        'orderBook',
-        instrument,
-        (p, signal) => p.orderBook!({ instrument, depth, signal }),
-        (v) => v.asOf,
-        prefer,
-      ),
-    );
-  }
-
-  /** Whether a configured provider can answer this instrument's order book at a past time. */
-  offersPastOrderBooks(instrument: Instrument): boolean {
-    return this.#pastBookProvider(instrument) !== undefined;
-  }
-
-  /**
-   * The order book as it stood at `at`, from a provider that can recompute its past
-   * (`pastOrderBooks`; live venues cannot). Not cached: each past instant is asked for once.
-   */
-  async pastOrderBook(instrument: Instrument, depth: number, at: Date): Promise<Sourced<OrderBook>> {
-    const provider = this.#pastBookProvider(instrument);
-    if (!provider)
-      throw new NotSupportedError(
-        'past order books',
-        instrument.symbol,
-        this.providers.map((p) => p.id),
-      );
-    this.#budget.admit(instrumentKey(instrument));
-    const answer = await this.#arbiter.first(
-      'past order books',
-      'orderBook',
+    return this.#reads.first(
+      'profile',
+      'profiles',
       instrument,
-      (p, signal) => p.orderBook!({ instrument, depth, at, signal }),
-      (v) => v.asOf,
-      provider.id,
-    );
-    return { ...answer, lineage: { ...answer.lineage, cache: { hit: false, ageMs: 0, ttlMs: 0 } } };
-  }
-
-  #pastBookProvider(instrument: Instrument): MarketDataProvider | undefined {
-    return this.#arbiter
-      .eligible('orderBook', instrument)
-      .find((p) => p.pastOrderBooks === true && p.orderBook !== undefined);
-  }
-
-  funding(instrument: Instrument, prefer?: string): Promise<Sourced<FundingRate>> {
-    return this.#cached('funding', instrument, prefer ?? '', () =>
-      this.#arbiter.first(
-        'funding rates',
-        'funding',
-        instrument,
-        (p, signal) => p.funding!({ instrument, signal }),
-        (v) => v.asOf,
-        prefer,
-      ),
+      '',
+      (p, signal) => p.profile!({ instrument, signal }),
+      ownAsOf,
     );
   }
 
   async earnings(instrument: Instrument, from: Date, to: Date): Promise<Sourced<EarningsReport[]>> {
     const days = alignDays(from, to);
-    const all = await this.#cached(
+    const all = await this.#reads.first(
+      'earnings',
       'earnings',
       instrument,
       `${days.from.toISOString()}:${days.to.toISOString()}`,
-      () =>
-        this.#arbiter.first(
-          'earnings',
-          'earnings',
-          instrument,
-          (p, signal) => p.earnings!({ instrument, from: days.from, to: days.to, signal }),
-          (reports) => reports.at(-1)?.reportDate ?? days.to,
-        ),
+      (p, signal) => p.earnings!({ instrument, from: days.from, to: days.to, signal }),
+      (reports) => reports.at(-1)?.reportDate ?? days.to,
     );
     return { ...all, value: cut(all.value, (r) => r.reportDate, from, to, true) };
-  }
-
-  async transfers(since: Date, minUsd: number, assets?: readonly string[]): Promise<Sourced<Transfer[]>> {
-    const from = alignDown(since, TRANSFERS_STEP_MS);
-    const key = `${from.toISOString()}:${minUsd}:${assets?.join(',') ?? '*'}`;
-    const all = await this.#cached('transfers', undefined, key, () =>
-      this.#arbiter.first(
-        'large transfers',
-        'transfers',
-        undefined,
-        (p, signal) => p.transfers!({ since: from, minUsd, ...(assets ? { assets } : {}), signal }),
-        (list) => list.at(-1)?.time ?? from,
-      ),
-    );
-    return { ...all, value: cut(all.value, (t) => t.time, since, FAR_FUTURE) };
-  }
-
-  /**
-   * The instrument's exchange trades worth at least `minUsd` since `since`, from the healthiest
-   * provider that reports them. Polls a moment apart share an entry (`since` is aligned down to a
-   * step), and the answer is cut back to `since`.
-   */
-  async largeTrades(instrument: Instrument, since: Date, minUsd: number): Promise<Sourced<Trade[]>> {
-    const from = alignDown(since, TRANSFERS_STEP_MS);
-    const all = await this.#cached('largeTrades', instrument, `${from.toISOString()}:${minUsd}`, () =>
-      this.#arbiter.first(
-        'large trades',
-        'largeTrades',
-        instrument,
-        (p, signal) => p.largeTrades!({ instrument, since: from, minUsd, signal }),
-        (list) => list.at(-1)?.time ?? from,
-      ),
-    );
-    return { ...all, value: cut(all.value, (t) => t.time, since, FAR_FUTURE) };
   }
 
   /**
@@ -334,7 +187,7 @@ export class MarketDataService {
    */
   searchInstruments(query: string, limit: number): Promise<Sourced<InstrumentMatch[]>> {
     const q = normaliseQuery(query);
-    return this.#cached('search', undefined, `${limit}:${q.toLowerCase()}`, async () => {
+    return this.#reads.read('search', undefined, `${limit}:${q.toLowerCase()}`, async () => {
       const found = await this.#arbiter.all('instrument search', 'search', (p, signal) =>
         p.search!({ query: q, limit, signal }),
       );
@@ -346,59 +199,11 @@ export class MarketDataService {
     });
   }
 
-  /** Status of every venue every provider can see (each provider asked once; failures are omitted). */
-  async venueStatus(): Promise<Sourced<VenueStatus[]>> {
-    const able = this.#arbiter.eligible('venueStatus');
-    if (able.length === 0)
-      throw new NotSupportedError(
-        'venue status',
-        undefined,
-        this.providers.map((p) => p.id),
-      );
-    return this.#cached('venueStatus', undefined, '', () =>
-      this.#arbiter.first(
-        'venue status',
-        'venueStatus',
-        undefined,
-        (p, signal) => p.venueStatus!({ signal }),
-        (list) => list.reduce((latest, v) => (v.checkedAt > latest ? v.checkedAt : latest), new Date(0)),
-      ),
+  #unsupported(what: string, symbol?: string): NotSupportedError {
+    return new NotSupportedError(
+      what,
+      symbol,
+      this.providers.map((p) => p.id),
     );
   }
-
-  async #cached<T>(
-    kind: CachedKind,
-    instrument: Instrument | undefined,
-    params: string,
-    load: () => Promise<Uncached<T>>,
-    ttlExtra: { interval?: BarInterval; end?: Date } = {},
-  ): Promise<Sourced<T>> {
-    const id = instrument ? instrumentKey(instrument) : '*';
-    if (instrument) this.#budget.admit(id);
-    const key = `${kind}|${id}|${params}`;
-    const cached = await this.#cache
-      .getOrLoad(key, load, () => ttlFor(kind, instrument, this.clock.now(), ttlExtra), {
-        // Only calls that reach a live provider spend its shared rate limit; the simulated market is free.
-        beforeLoad: () => {
-          if (this.#arbiter.eligible(kind, instrument).some((p) => p.live)) this.#budget.charge();
-        },
-      })
-      .catch((error: unknown) => {
-        // Nothing usable was in the cache: a failed load is a miss.
-        this.observer.cacheLookup(kind, false);
-        throw error;
-      });
-    this.observer.cacheLookup(kind, cached.hit);
-    return {
-      value: cached.value.value,
-      lineage: {
-        ...cached.value.lineage,
-        cache: { hit: cached.hit, ageMs: cached.ageMs, ttlMs: cached.ttlMs },
-      },
-    };
-  }
 }
-
-/** Transfer polls ("since a moment ago") share entries within this step. */
-const TRANSFERS_STEP_MS = 60_000;
-const FAR_FUTURE = new Date(8.64e15);

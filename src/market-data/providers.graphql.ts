@@ -2,8 +2,7 @@ import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { roundFloat, roundNullable } from '../quant/round.ts';
 import type { HealthSnapshot } from './arbitration/health.ts';
-import type { ProviderInfo } from './market-data.service.ts';
-import type { Capability } from './providers/provider.ts';
+import type { Capability, ProviderInfo } from './providers/provider.ts';
 
 /** The configured providers, what they offer and their measured health. */
 

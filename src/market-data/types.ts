@@ -204,3 +204,6 @@ export interface StreamTick {
   readonly size: number | null;
   readonly asOf: Date;
 }
+
+/** Most bars one request may ask for (a decade of daily bars is ~2,520). */
+export const MAX_BARS_PER_REQUEST = 50_000;

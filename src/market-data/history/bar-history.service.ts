@@ -1,8 +1,8 @@
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Lineage } from '../arbitration/lineage.ts';
-import { MAX_BARS_PER_REQUEST, type MarketDataService } from '../market-data.service.ts';
-import { BAR_INTERVAL_MS, type BarInterval, type Instrument } from '../types.ts';
+import type { MarketDataService } from '../market-data.service.ts';
+import { BAR_INTERVAL_MS, type BarInterval, type Instrument, MAX_BARS_PER_REQUEST } from '../types.ts';
 import {
   type BarPage,
   checkPageSize,

@@ -163,3 +163,11 @@ export interface MarketDataProvider {
   /** Releases sockets and timers. */
   close?(): Promise<void>;
 }
+
+/** A configured market-data provider, as clients see it. */
+export interface ProviderInfo {
+  readonly id: string;
+  readonly displayName: string;
+  readonly live: boolean;
+  readonly capabilities: readonly Capability[];
+}

@@ -123,7 +123,7 @@ export async function searchByCoin(
       attempt(
         warnings,
         '24h statistics',
-        () => marketData.cryptoStats(instrument, prefer),
+        () => marketData.venues.cryptoStats(instrument, prefer),
         marketData.supports('cryptoStats', instrument),
       ),
       marketData.supports('profile', instrument)
@@ -149,13 +149,13 @@ export async function searchByCoin(
       attempt(
         warnings,
         'order book',
-        () => marketData.orderBook(instrument, BOOK_LEVELS, prefer),
+        () => marketData.venues.orderBook(instrument, BOOK_LEVELS, prefer),
         marketData.supports('orderBook', instrument),
       ),
       attempt(
         warnings,
         'funding rate',
-        () => marketData.funding(instrument, prefer),
+        () => marketData.venues.funding(instrument, prefer),
         marketData.supports('funding', instrument),
       ),
       attempt(

@@ -33,7 +33,7 @@ export function createExchangeOutageCheck(
       }
       let venues: VenueStatus[];
       try {
-        venues = (await charged(marketData, () => marketData.venueStatus())).value;
+        venues = (await charged(marketData, () => marketData.venues.venueStatus())).value;
       } catch (error) {
         throwIfAborted(signal);
         return { findings: [], checked: 1, gaps: [{ subject: VENUES_SUBJECT, error: messageOf(error) }] };

@@ -21,7 +21,7 @@ export function createFundingRateCheck(
     async check({ signal }) {
       const watched = subjectsFor(settings.symbols, marketData, 'funding');
       const results = await mapLimited(watched.subjects, FETCH_CONCURRENCY, signal, (s) =>
-        charged(marketData, () => marketData.funding(s.instrument)),
+        charged(marketData, () => marketData.venues.funding(s.instrument)),
       );
       const { fetched, gaps } = split(watched.subjects, results);
       // The watched symbol names the finding (a provider may spell its contract differently).

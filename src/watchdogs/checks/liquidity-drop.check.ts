@@ -72,7 +72,7 @@ export function createLiquidityDropCheck(
       if (!have.has(at.getTime())) times.push(at);
     }
     const books = await mapLimited(times, FETCH_CONCURRENCY, signal, (at) =>
-      charged(marketData, () => marketData.pastOrderBook(subject.instrument, BOOK_LEVELS, at)),
+      charged(marketData, () => marketData.venues.pastOrderBook(subject.instrument, BOOK_LEVELS, at)),
     );
     const out: RecordedDepth[] = [];
     books.forEach((b, i) => {
@@ -94,7 +94,7 @@ export function createLiquidityDropCheck(
       const watched = subjectsFor(settings.symbols, marketData, 'orderBook');
       const results = await mapLimited(watched.subjects, FETCH_CONCURRENCY, signal, (s) =>
         charged(marketData, async () => {
-          const book = (await marketData.orderBook(s.instrument, BOOK_LEVELS)).value;
+          const book = (await marketData.venues.orderBook(s.instrument, BOOK_LEVELS)).value;
           return { venue: book.venue, depth: depthOf(book) };
         }),
       );
@@ -121,7 +121,10 @@ export function createLiquidityDropCheck(
       const books = [];
       for (const c of current) {
         let history = recorded.get(depthKey(c.subject.symbol, c.venue)) ?? [];
-        if (history.length < detector.minSamples && marketData.offersPastOrderBooks(c.subject.instrument)) {
+        if (
+          history.length < detector.minSamples &&
+          marketData.venues.offersPastOrderBooks(c.subject.instrument)
+        ) {
           const filled = (await backfill(c.subject, history, nowMs, signal)).filter(
             (s) => s.venue === c.venue,
           );

@@ -59,7 +59,7 @@ export function createWhaleMovementCheck(
       const since = new Date(now.getTime() - detector.windowMs);
 
       const tradeResults = await mapLimited(traded, FETCH_CONCURRENCY, signal, (s) =>
-        charged(marketData, () => marketData.largeTrades(s.instrument, since, detector.minUsd)),
+        charged(marketData, () => marketData.venues.largeTrades(s.instrument, since, detector.minUsd)),
       );
       const trades = split(traded, tradeResults);
       const moves: LargeMove[] = trades.fetched.flatMap(({ subject, value }) =>
@@ -79,8 +79,9 @@ export function createWhaleMovementCheck(
       let transferGap: CheckGap | undefined;
       if (transfersOn) {
         try {
-          const transfers = (await charged(marketData, () => marketData.transfers(since, detector.minUsd)))
-            .value;
+          const transfers = (
+            await charged(marketData, () => marketData.venues.transfers(since, detector.minUsd))
+          ).value;
           for (const t of transfers) {
             const subject = byCoin.get(t.asset.toUpperCase());
             if (!subject) continue;
