@@ -1,25 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
+import { logStart } from './app-start-log.ts';
+import { mountToolSurfaces } from './app-surfaces.ts';
 import type { AppDeps } from './deps.ts';
 import { GRAPHIQL_TABS } from './graphiql-tabs.ts';
 import { AccessGate } from './platform/access/access-gate.ts';
 import { Authenticator } from './platform/access/authenticator.ts';
 import { ErrorTable, PLATFORM_ERRORS } from './platform/errors.ts';
 import { mountGraphql } from './platform/graphql/graphql-surfaces.ts';
-import { GRAPHQL_PATH } from './platform/graphql/yoga.ts';
 import { nodeHeaders } from './platform/http/client-identity.ts';
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
-import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
 import { type AppState, stopGracefully } from './platform/lifecycle.ts';
-import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
-import { type HostInfo, type ModuleDefinition, resourcesOf } from './platform/module.ts';
+import type { HostInfo, ModuleDefinition } from './platform/module.ts';
 import type { MetricSamplers } from './platform/observability/metrics.ts';
 import type { OperationRunner } from './platform/operations/runner.ts';
 import { compileTools, type Tool } from './platform/operations/tool.ts';
-import { registerDocsRoutes } from './platform/rest/docs.routes.ts';
-import { registerToolRoutes } from './platform/rest/tool-routes.ts';
 import { UpgradeRouter } from './platform/ws/upgrade-router.ts';
 import { buildSchema, printedSchema } from './schema.ts';
 
@@ -121,62 +118,15 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       upgrades.add(socket.path, socket.onConnection(deps), { scope: socket.scope ?? 'read' });
     }
   }
-  // MCP over Streamable HTTP: the same tools and resources as the stdio entry (mcp-stdio.ts).
-  const mcpSubscriptions = { count: 0 };
-  const mcpServer: McpServerOptions = {
-    info: { name: 'vigil', version: deps.serverInfo.version },
+  const { mcp, mcpServer, mcpSubscriptions } = mountToolSurfaces({
+    deps,
+    modules,
     tools,
-    resources: resourcesOf(modules, deps),
     runner,
     errors,
-    logger: logger.child({ component: 'mcp' }),
-    subscriptions: mcpSubscriptions,
-  };
-  const mcp = createMcpHttpEndpoint({
-    server: mcpServer,
-    logger: mcpServer.logger,
-    maxSessions: config.mcp.maxSessions,
-    idleMs: config.mcp.sessionIdleMinutes * 60_000,
-    loopbackOnly: isLoopbackAddress(config.host),
-    allowedHosts: config.allowedHosts,
-    allowedOrigins: config.allowedOrigins,
-  });
-  routes.add(['GET', 'POST', 'DELETE', 'OPTIONS'], MCP_PATH, mcp.handle, {
-    access: 'caller',
-    refusal: mcp.refusal,
-  });
-
-  // REST tool routes and API docs, generated from the tool list, the error table and the modules.
-  registerToolRoutes(routes, { tools, errors });
-  registerDocsRoutes(routes, {
-    version: deps.serverInfo.version,
-    tools,
-    errors,
-    routes: modules.flatMap((m) =>
-      (m.routes ?? []).map(({ path, methods, summary, access }) => ({ path, methods, summary, access })),
-    ),
-    sockets: [
-      ...modules.flatMap((m) => (m.sockets ?? []).map(({ path, summary }) => ({ path, summary }))),
-      {
-        path: GRAPHQL_PATH,
-        summary: 'GraphQL subscriptions over graphql-ws (subprotocol graphql-transport-ws).',
-      },
-    ],
-  });
-
-  registerOperationalRoutes(routes, {
-    version: deps.serverInfo.version,
-    uptimeSeconds: () => deps.serverInfo.info().uptimeSeconds,
+    routes,
+    upgrades,
     state: () => state,
-    checks: { database: () => deps.database.ping(), jobs: () => deps.jobs.ping() },
-    registry: metrics.registry,
-    metricsAccess: config.auth.metricsRequireAuth ? 'read' : 'public',
-    index: () => ({
-      documentation: '/docs',
-      graphql: `${GRAPHQL_PATH} (GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)`,
-      http: routes.list(),
-      websockets: upgrades.list(),
-    }),
   });
 
   // A revoked key's open connections end at once, on every instance (the key store hears every
@@ -307,33 +257,6 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       state = 'stopped';
     },
   };
-}
-
-function logStart(deps: AppDeps, url: string, host: string): void {
-  const { logger, config } = deps;
-  logger.info(
-    { url, graphql: `${url}${GRAPHQL_PATH}`, database: deps.database.mode, version: deps.serverInfo.version },
-    'vigil is listening',
-  );
-  if (!config.auth.required && !isLoopbackAddress(host)) {
-    logger.warn(
-      { host },
-      'AUTH_REQUIRED is off and Vigil listens beyond loopback: anyone who reaches the port can do anything (set AUTH_REQUIRED=true and ADMIN_API_KEY)',
-    );
-  }
-  const providers = deps.marketData.providersInfo();
-  const live = providers.filter((p) => p.live).map((p) => p.id);
-  const simulated = providers.filter((p) => !p.live).map((p) => p.id);
-  logger.info(
-    { live, simulated },
-    live.length ? `live market data from ${live.join(', ')}` : 'no live provider configured',
-  );
-  if (simulated.length) {
-    logger.warn(
-      { providers: simulated },
-      'serving SIMULATED market data: prices, events and history are generated, not real (set MARKET_DATA_PROVIDERS for live data)',
-    );
-  }
 }
 
 function delay(ms: number): Promise<void> {

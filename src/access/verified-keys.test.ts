@@ -24,7 +24,13 @@ function slowDatabase() {
     await new Promise<void>((resolve) => reads.push(resolve));
     return hash.startsWith('missing') ? undefined : record(`id-${hash}`);
   };
-  return { find, release: () => reads.splice(0).forEach((r) => r()), count: () => count };
+  return {
+    find,
+    release: () => {
+      for (const read of reads.splice(0)) read();
+    },
+    count: () => count,
+  };
 }
 
 describe('VerifiedKeys', () => {

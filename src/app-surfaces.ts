@@ -1,0 +1,102 @@
+import type { AppDeps } from './deps.ts';
+import type { ErrorTable } from './platform/errors.ts';
+import { GRAPHQL_PATH } from './platform/graphql/yoga.ts';
+import type { HttpRoutes } from './platform/http/http-routes.ts';
+import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
+import type { AppState } from './platform/lifecycle.ts';
+import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
+import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
+import { type ModuleDefinition, resourcesOf } from './platform/module.ts';
+import type { OperationRunner } from './platform/operations/runner.ts';
+import type { Tool } from './platform/operations/tool.ts';
+import { registerDocsRoutes } from './platform/rest/docs.routes.ts';
+import { registerToolRoutes } from './platform/rest/tool-routes.ts';
+import type { UpgradeRouter } from './platform/ws/upgrade-router.ts';
+
+export interface ToolSurfaceInputs {
+  readonly deps: AppDeps;
+  readonly modules: readonly ModuleDefinition<AppDeps>[];
+  readonly tools: readonly Tool[];
+  readonly runner: OperationRunner;
+  readonly errors: ErrorTable;
+  readonly routes: HttpRoutes;
+  readonly upgrades: UpgradeRouter;
+  readonly state: () => AppState;
+}
+
+/**
+ * Mounts what is generated from the tool list, the error table and the modules, beside GraphQL:
+ * MCP over Streamable HTTP, the REST tool routes, the API docs, and the operational routes
+ * (health, readiness, metrics, the index).
+ */
+export function mountToolSurfaces({
+  deps,
+  modules,
+  tools,
+  runner,
+  errors,
+  routes,
+  upgrades,
+  state,
+}: ToolSurfaceInputs) {
+  const { logger, metrics, config } = deps;
+  // MCP over Streamable HTTP: the same tools and resources as the stdio entry (mcp-stdio.ts).
+  const mcpSubscriptions = { count: 0 };
+  const mcpServer: McpServerOptions = {
+    info: { name: 'vigil', version: deps.serverInfo.version },
+    tools,
+    resources: resourcesOf(modules, deps),
+    runner,
+    errors,
+    logger: logger.child({ component: 'mcp' }),
+    subscriptions: mcpSubscriptions,
+  };
+  const mcp = createMcpHttpEndpoint({
+    server: mcpServer,
+    logger: mcpServer.logger,
+    maxSessions: config.mcp.maxSessions,
+    idleMs: config.mcp.sessionIdleMinutes * 60_000,
+    loopbackOnly: isLoopbackAddress(config.host),
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+  });
+  routes.add(['GET', 'POST', 'DELETE', 'OPTIONS'], MCP_PATH, mcp.handle, {
+    access: 'caller',
+    refusal: mcp.refusal,
+  });
+
+  // REST tool routes and API docs, generated from the tool list, the error table and the modules.
+  registerToolRoutes(routes, { tools, errors });
+  registerDocsRoutes(routes, {
+    version: deps.serverInfo.version,
+    tools,
+    errors,
+    routes: modules.flatMap((m) =>
+      (m.routes ?? []).map(({ path, methods, summary, access }) => ({ path, methods, summary, access })),
+    ),
+    sockets: [
+      ...modules.flatMap((m) => (m.sockets ?? []).map(({ path, summary }) => ({ path, summary }))),
+      {
+        path: GRAPHQL_PATH,
+        summary: 'GraphQL subscriptions over graphql-ws (subprotocol graphql-transport-ws).',
+      },
+    ],
+  });
+
+  registerOperationalRoutes(routes, {
+    version: deps.serverInfo.version,
+    uptimeSeconds: () => deps.serverInfo.info().uptimeSeconds,
+    state,
+    checks: { database: () => deps.database.ping(), jobs: () => deps.jobs.ping() },
+    registry: metrics.registry,
+    metricsAccess: config.auth.metricsRequireAuth ? 'read' : 'public',
+    index: () => ({
+      documentation: '/docs',
+      graphql: `${GRAPHQL_PATH} (GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)`,
+      http: routes.list(),
+      websockets: upgrades.list(),
+    }),
+  });
+
+  return { mcp, mcpServer, mcpSubscriptions };
+}
