@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import { hasScope, ownerFilter, type Principal } from '../platform/access/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
 import { AppError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/observability/logger.ts';
+import {
+  countActiveSessions,
+  findSession,
+  insertSession,
+  listSessionPage,
+  type QueryRecordRow,
+  recentQueryRecords,
+  type SessionRow,
+  updateSession,
+} from './session.repository.ts';
 import {
   checkContextUpdate,
   checkHours,
@@ -22,10 +31,8 @@ import {
   sessionState,
   withResult,
 } from './session.rules.ts';
-import { analysisSessionQueries, analysisSessions } from './sessions.sql.ts';
 
-export type SessionRow = typeof analysisSessions.$inferSelect;
-export type QueryRecordRow = typeof analysisSessionQueries.$inferSelect;
+export type { QueryRecordRow, SessionRow } from './session.repository.ts';
 
 /** A session as read at `asOf`, with the state that follows from its status and expiry. */
 export interface SessionView {
@@ -87,40 +94,33 @@ export class SessionService {
     const now = this.#o.clock.now();
     const ttl = lifetime(now, now, checked.requestedHours, this.#o.settings.maxTtlHours);
     const db = this.#o.database.db;
-    const [open] = await db
-      .select({ n: count() })
-      .from(analysisSessions)
-      .where(and(eq(analysisSessions.owner, principal.id), eq(analysisSessions.status, 'active')));
-    if ((open?.n ?? 0) >= SESSION_LIMITS.openPerOwner) {
+    if ((await countActiveSessions(db, principal.id)) >= SESSION_LIMITS.openPerOwner) {
       throw new AppError(
         'TOO_MANY_SESSIONS',
         `at most ${SESSION_LIMITS.openPerOwner} sessions that are not archived per owner; archive some (archive-session) or let them expire`,
         { limit: SESSION_LIMITS.openPerOwner },
       );
     }
-    const [row] = await db
-      .insert(analysisSessions)
-      .values({
-        id: randomUUID(),
-        owner: principal.id,
-        userId: checked.userId,
-        sessionType: checked.sessionType,
-        assets: checked.assets,
-        tags: checked.tags,
-        context: {},
-        intermediateResults: {},
-        status: 'active',
-        queryTypes: {},
-        createdAt: now,
-        lastAccessedAt: now,
-        expiresAt: ttl.expiresAt,
-      })
-      .returning();
+    const row = await insertSession(db, {
+      id: randomUUID(),
+      owner: principal.id,
+      userId: checked.userId,
+      sessionType: checked.sessionType,
+      assets: checked.assets,
+      tags: checked.tags,
+      context: {},
+      intermediateResults: {},
+      status: 'active',
+      queryTypes: {},
+      createdAt: now,
+      lastAccessedAt: now,
+      expiresAt: ttl.expiresAt,
+    });
     this.#o.logger.info(
-      { sessionId: row!.id, owner: principal.id, type: checked.sessionType, ttlHours: ttl.grantedHours },
+      { sessionId: row.id, owner: principal.id, type: checked.sessionType, ttlHours: ttl.grantedHours },
       'analysis session created',
     );
-    return { view: this.#view(row!, principal, now), ttl };
+    return { view: this.#view(row, principal, now), ttl };
   }
 
   /** One session in any state (reading does not count as use: `last_accessed_at` stays). */
@@ -134,12 +134,7 @@ export class SessionService {
       throw new ValidationError('recentQueries', `must be 0 to ${SESSION_LIMITS.recentQueries}`);
     }
     if (limit === 0) return [];
-    return this.#o.database.db
-      .select()
-      .from(analysisSessionQueries)
-      .where(eq(analysisSessionQueries.sessionId, sessionId))
-      .orderBy(desc(analysisSessionQueries.seq))
-      .limit(limit);
+    return recentQueryRecords(this.#o.database.db, sessionId, limit);
   }
 
   /** Newest first; archived sessions only when asked; expired ones are listed until archived. */
@@ -149,38 +144,19 @@ export class SessionService {
       throw new ValidationError('limit', `must be 1 to ${SESSION_LIMITS.listLimit}`);
     }
     const userId = checkUserId(options.userId);
-    const owner = ownerFilter(principal);
-    const filters: (SQL | undefined)[] = [
-      owner === undefined ? undefined : eq(analysisSessions.owner, owner),
-      userId === null ? undefined : eq(analysisSessions.userId, userId),
-      options.includeArchived ? undefined : eq(analysisSessions.status, 'active'),
-    ];
     const after = options.cursor ? decodeCursor(options.cursor) : undefined;
-    const page = after
-      ? or(
-          lt(analysisSessions.createdAt, after.createdAt),
-          and(eq(analysisSessions.createdAt, after.createdAt), lt(analysisSessions.id, after.id)),
-        )
-      : undefined;
-    const db = this.#o.database.db;
-    const [rows, [counted]] = await Promise.all([
-      db
-        .select()
-        .from(analysisSessions)
-        .where(and(...filters, page))
-        .orderBy(desc(analysisSessions.createdAt), desc(analysisSessions.id))
-        .limit(limit + 1),
-      db
-        .select({ n: count() })
-        .from(analysisSessions)
-        .where(and(...filters)),
-    ]);
+    const { rows, total } = await listSessionPage(
+      this.#o.database.db,
+      { owner: ownerFilter(principal), userId, includeArchived: options.includeArchived === true },
+      after,
+      limit,
+    );
     const now = this.#o.clock.now();
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
     return {
       sessions: shown.map((row) => this.#view(row, principal, now)),
-      total: counted?.n ?? 0,
+      total,
       nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
     };
   }
@@ -200,11 +176,7 @@ export class SessionService {
       const row = await this.#usable(tx, principal, id);
       const now = this.#o.clock.now();
       const ttl = lifetime(row.createdAt, row.expiresAt, hours, this.#o.settings.maxTtlHours);
-      const [updated] = await tx
-        .update(analysisSessions)
-        .set({ expiresAt: ttl.expiresAt, lastAccessedAt: now })
-        .where(eq(analysisSessions.id, row.id))
-        .returning();
+      const updated = await updateSession(tx, row.id, { expiresAt: ttl.expiresAt, lastAccessedAt: now });
       return { view: this.#view(updated!, principal, now), ttl };
     });
   }
@@ -215,11 +187,12 @@ export class SessionService {
     const row = await this.#find(db, principal, id);
     const now = this.#o.clock.now();
     if (row.status === 'archived') return this.#view(row, principal, now);
-    const [updated] = await db
-      .update(analysisSessions)
-      .set({ status: 'archived', archivedAt: now, archivedReason: 'archived' })
-      .where(and(eq(analysisSessions.id, row.id), eq(analysisSessions.status, 'active')))
-      .returning();
+    const updated = await updateSession(
+      db,
+      row.id,
+      { status: 'archived', archivedAt: now, archivedReason: 'archived' },
+      true,
+    );
     return this.#view(updated ?? (await this.#find(db, principal, id)), principal, now);
   }
 
@@ -276,11 +249,7 @@ export class SessionService {
     return this.#o.database.db.transaction(async (tx) => {
       const row = await this.#usable(tx, principal, id, true);
       const now = this.#o.clock.now();
-      const [updated] = await tx
-        .update(analysisSessions)
-        .set({ ...next(row), lastAccessedAt: now })
-        .where(eq(analysisSessions.id, row.id))
-        .returning();
+      const updated = await updateSession(tx, row.id, { ...next(row), lastAccessedAt: now });
       return this.#view(updated!, principal, now);
     });
   }
@@ -289,16 +258,8 @@ export class SessionService {
     if (typeof id !== 'string' || id.length === 0 || id.length > 128) {
       throw new ValidationError('sessionId', 'must be 1 to 128 characters');
     }
-    const query = executor
-      .select()
-      .from(analysisSessions)
-      .where(
-        and(
-          eq(analysisSessions.id, id),
-          hasScope(principal, 'admin') ? undefined : eq(analysisSessions.owner, principal.id),
-        ),
-      );
-    const [row] = lock ? await query.for('update') : await query;
+    const owner = hasScope(principal, 'admin') ? undefined : principal.id;
+    const row = await findSession(executor, id, owner, lock);
     if (!row) throw new NotFoundError('sessionId', id);
     return row;
   }
