@@ -20,14 +20,12 @@ import {
   WATCHDOG_EVENTS,
   WATCHDOGS,
 } from './dashboard.documents.ts';
+import { eventParams, isWatchdogName, monitorParams } from './dashboard.params.ts';
 import {
   eventFromGraphql,
-  eventParams,
   eventWire,
   healthFromGraphql,
   healthWire,
-  isWatchdogName,
-  monitorParams,
   monitorWire,
   statsWire,
 } from './dashboard.wire.ts';

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../platform/errors.ts';
 import type { HealthData } from './dashboard.documents.ts';
 import {
   eventFromGraphql,
-  eventParams,
   eventWire,
   healthFromGraphql,
   healthWire,
-  listParam,
-  monitorParams,
   monitorWire,
   overallHealth,
   statsWire,
@@ -28,17 +24,6 @@ const stored: WatchdogEvent = {
   occurredAt: new Date('2025-06-11T15:00:00Z'),
   createdAt: new Date('2025-06-11T15:00:01Z'),
 };
-
-/** Reads a thrown ValidationError as `field: message`. */
-function refusal(run: () => unknown): string {
-  try {
-    run();
-    return 'accepted';
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    return error.field;
-  }
-}
 
 describe('event wire (spec 2.4)', () => {
   it('maps a stored event, keeping only the asset parts that are known', () => {
@@ -208,62 +193,5 @@ describe('monitor wire', () => {
       },
       { symbol: 'NOPE', requested: 'NOPE', error: { code: 'UNKNOWN_SYMBOL', message: 'no' } },
     ]);
-  });
-});
-
-describe('query parameters', () => {
-  const params = (q: string) => new URLSearchParams(q);
-
-  it('reads repeated and comma-separated values', () => {
-    expect(listParam(params('severity=high,critical&severity=low'), 'severity')).toEqual([
-      'high',
-      'critical',
-      'low',
-    ]);
-    expect(listParam(params(''), 'severity')).toBeUndefined();
-  });
-
-  it('turns event parameters into GraphQL variables', () => {
-    const { variables } = eventParams(
-      params(
-        'limit=5&severity=high&event_type=flash_crash&watchdog=price_anomaly&asset=aapl&since=2025-06-11T00:00:00Z',
-      ),
-    );
-    expect(variables).toEqual({
-      filter: {
-        severities: ['HIGH'],
-        eventTypes: ['FLASH_CRASH'],
-        watchdogs: ['PRICE_ANOMALY'],
-        symbols: ['AAPL'],
-        since: '2025-06-11T00:00:00.000Z',
-      },
-      limit: 5,
-      cursor: null,
-    });
-  });
-
-  it('names the parameter at fault', () => {
-    expect(refusal(() => eventParams(params('severity=bogus')))).toBe('severity');
-    expect(refusal(() => eventParams(params('event_type=nope')))).toBe('event_type');
-    expect(refusal(() => eventParams(params('watchdog=nope')))).toBe('watchdog');
-    expect(refusal(() => eventParams(params('limit=0')))).toBe('limit');
-    expect(refusal(() => eventParams(params('limit=1001')))).toBe('limit');
-    expect(refusal(() => eventParams(params('limit=ten')))).toBe('limit');
-    expect(refusal(() => eventParams(params('since=yesterday')))).toBe('since');
-    expect(refusal(() => eventParams(params('cursor=abc')))).toBe('cursor');
-    expect(refusal(() => eventParams(params('limit=1000')))).toBe('accepted');
-  });
-
-  it('reads the monitor parameters, refusing a missing, empty or too long symbol list', () => {
-    const classes = ['equity', 'crypto'];
-    expect(monitorParams(params('symbols=AAPL,%20BTC&asset_type=Equity&market=US'), classes, 3)).toEqual({
-      symbols: ['AAPL', 'BTC'],
-      asset_type: 'EQUITY',
-      market: 'US',
-    });
-    expect(refusal(() => monitorParams(params(''), classes, 3))).toBe('symbols');
-    expect(refusal(() => monitorParams(params('symbols=,'), classes, 3))).toBe('symbols');
-    expect(refusal(() => monitorParams(params('symbols=A,B,C,D'), classes, 3))).toBe('symbols');
-    expect(refusal(() => monitorParams(params('symbols=A&asset_type=bond'), classes, 3))).toBe('asset_type');
   });
 });
