@@ -59,28 +59,22 @@ import type { Clock } from '../../../platform/clock.ts';
 import { searchUniverse } from '../../search/instrument-search.ts';
 import { ASSET_CLASSES, type AssetClass } from '../../types.ts';
 import type {
-  Call,
   Capability,
   EarningsCall,
   InstrumentCall,
   MarketDataProvider,
-  OrderBookCall,
   SearchCall,
   StreamSubscription,
-  TransfersCall,
 } from '../provider.ts';
-import { ProviderError, unknownSymbol, unsupported } from '../provider-errors.ts';
+import { ProviderError, unsupported } from '../provider-errors.ts';
 import { barSlots, MAX_BARS_PER_CALL, observationBars, pathBarsSliced, priceOf } from './bars.ts';
 import type { WatchedPair } from './demo.ts';
-import { Derivatives, tickSize } from './derivatives.ts';
 import { SimulatedMarket } from './market.ts';
 import { cryptoStatsOf, observedQuote, profileOf, quoteOf, snapshot, tradeSize } from './quotes.ts';
 import { guard, ID, lookup, noData, validDate } from './requests.ts';
 import { Ticker } from './ticker.ts';
-import { TRANSFER_ASSETS, TRANSFER_RETENTION_MS, TransferFeed } from './transfers.ts';
-import { capableOf, type Known, resolve, universeEntries, VENUE } from './universe.ts';
-import { COINS } from './universe-markets.ts';
-import { VenueBoard } from './venues.ts';
+import { capableOf, type Known, resolve, universeEntries } from './universe.ts';
+import { simulatedVenues } from './venue-calls.ts';
 import { watchedAssets } from './watched.ts';
 
 export interface SimulatedOptions {
@@ -116,10 +110,6 @@ const CAPABILITIES: readonly Capability[] = [
   'stream',
   'search',
 ];
-const MAX_BOOK_DEPTH = 1_000;
-/** Resting size per book level, as a fraction of a coin's daily USD volume. */
-const LEVEL_SHARE_OF_VOLUME = 2e-5;
-
 export function createSimulatedProvider(options: SimulatedOptions): MarketDataProvider {
   if (!Number.isFinite(options.tickMs) || options.tickMs < 10) {
     throw new RangeError(`simulated tickMs must be at least 10 ms, got ${options.tickMs}`);
@@ -128,18 +118,9 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
   const demo = options.activity === 'demo';
   const watched = watchedAssets(options.watchedSymbols ?? []);
   const market = new SimulatedMarket(options.seed, options.activity, options.correlationPairs, watched);
-  const derivatives = new Derivatives(market.rand, demo, watched.coins);
-  const transfers = new TransferFeed(market.rand, demo, watched.coins);
-  const venues = new VenueBoard(market.rand, demo);
   const ticker = new Ticker(options.tickMs);
   const now = () => clock.now().getTime();
-
-  /** Last traded USD price of a coin (USDT and USDC through their USD pairs). */
-  function usdPrice(coin: string, ms: number): number | undefined {
-    const spec = COINS.find((c) => c.symbol === coin);
-    const point = spec ? market.priceAt(market.path(spec.path), ms) : undefined;
-    return point ? Math.exp(point.log) : undefined;
-  }
+  const venueCalls = simulatedVenues(market, demo, watched.coins, now);
 
   const provider: MarketDataProvider = {
     id: ID,
@@ -215,58 +196,7 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
       return cryptoStatsOf(market, known, s, nowMs);
     },
 
-    async orderBook({ instrument, depth, at, signal }: OrderBookCall) {
-      guard(signal);
-      const known = lookup('orderBook', instrument);
-      if (!Number.isInteger(depth) || depth < 1) {
-        throw new ProviderError(
-          ID,
-          'unsupported',
-          `order book depth must be a positive integer, got ${depth}`,
-        );
-      }
-      // The book is a function of the time, so a past one is the book as it stood then.
-      const nowMs = at === undefined ? now() : validDate(at, 'at');
-      if (nowMs > now())
-        throw new ProviderError(ID, 'unsupported', 'an order book of the future was asked for');
-      const view = known.view!;
-      const point = market.priceAt(market.path(view.path), nowMs);
-      if (!point) throw noData(instrument.symbol, nowMs);
-      const raw = Math.exp(point.log) * view.scale;
-      const mid = view.invert ? 1 / raw : raw;
-      const coin = known.coin!;
-      const levelSize =
-        (coin.path.dailyVolume * (view.volumeShare ?? 1) * LEVEL_SHARE_OF_VOLUME) / coin.path.level2025;
-      const book = derivatives.book(
-        coin.symbol,
-        mid,
-        tickSize(mid),
-        Math.min(depth, MAX_BOOK_DEPTH),
-        levelSize,
-        nowMs,
-      );
-      return { symbol: instrument.symbol, venue: VENUE, ...book, asOf: new Date(nowMs) };
-    },
-
-    async funding({ instrument, signal }: InstrumentCall) {
-      guard(signal);
-      const known = lookup('funding', instrument);
-      const nowMs = now();
-      const view = known.view!;
-      const point = market.priceAt(market.path(view.path), nowMs);
-      if (!point) throw noData(instrument.symbol, nowMs);
-      const rate = derivatives.fundingRate(known.coin!.symbol, nowMs);
-      // The perpetual trades at a premium that carries the funding rate.
-      return {
-        symbol: instrument.symbol,
-        venue: VENUE,
-        rate,
-        intervalHours: 8,
-        markPrice: priceOf(view, point.log + rate / 2),
-        nextFundingTime: new Date(derivatives.nextFunding(nowMs)),
-        asOf: new Date(nowMs),
-      };
-    },
+    ...venueCalls,
 
     async earnings({ instrument, from, to, signal }: EarningsCall) {
       guard(signal);
@@ -279,28 +209,6 @@ export function createSimulatedProvider(options: SimulatedOptions): MarketDataPr
         return p ? Math.exp(p.log) : undefined;
       };
       return market.earnings.reports(known.listed!, fromMs, toMs, now(), priceAt);
-    },
-
-    async transfers({ since, minUsd, assets, signal }: TransfersCall) {
-      guard(signal);
-      const sinceMs = validDate(since, 'since');
-      if (!Number.isFinite(minUsd) || minUsd < 0) {
-        throw new ProviderError(ID, 'unsupported', `minUsd must be a non-negative number, got ${minUsd}`);
-      }
-      const indexes = (assets ?? TRANSFER_ASSETS.map((a) => a.asset)).map((asset) => {
-        const i = TRANSFER_ASSETS.findIndex((a) => a.asset === asset.toUpperCase());
-        if (i < 0) throw unknownSymbol(ID, asset, 'the simulated chain watcher does not track it');
-        return i;
-      });
-      const nowMs = now();
-      const fromMs = Math.max(sinceMs, nowMs - TRANSFER_RETENTION_MS);
-      if (fromMs > nowMs) return [];
-      return transfers.between(fromMs, nowMs, minUsd, indexes, usdPrice);
-    },
-
-    async venueStatus({ signal }: Call) {
-      guard(signal);
-      return venues.statusAt(now());
     },
 
     stream(subscription: StreamSubscription) {
