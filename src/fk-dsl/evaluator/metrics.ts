@@ -287,7 +287,7 @@ function technical(call: MetricCall, instrument: Instrument, data: QueryData): C
   const asOf = lastTime(bars);
   const period = indicatorPeriod(call);
   requireBars(bars, period + 1, label(call));
-  const lastOf = (series: Float64Array) => {
+  const lastOf = (series: ArrayLike<number>) => {
     const v = series[series.length - 1];
     return v === undefined || Number.isNaN(v) ? null : v;
   };

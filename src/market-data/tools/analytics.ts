@@ -32,7 +32,7 @@ export const TECHNICAL_CONVENTIONS =
   `${ANNUALISED_DAILY}; trend = close vs SMA 50 and SMA 50 vs SMA 200.`;
 
 /** The last value of an indicator series, as the summary reports it (rounded: it is derived). */
-const last = (series: Float64Array) => {
+const last = (series: ArrayLike<number>) => {
   const v = series[series.length - 1];
   return v === undefined || Number.isNaN(v) ? null : roundFloat(v);
 };

@@ -14,7 +14,8 @@ import {
   sampleStdDev,
 } from './statistics.ts';
 
-const arr = (a: Float64Array) => [...a].map((x) => (Number.isNaN(x) ? null : Math.round(x * 1e6) / 1e6));
+const arr = (a: ArrayLike<number>) =>
+  Array.from(a).map((x) => (Number.isNaN(x) ? null : Math.round(x * 1e6) / 1e6));
 
 describe('moving averages (hand-worked)', () => {
   it('sma', () => {
@@ -134,7 +135,8 @@ describe('momentum, rate of change, Sharpe, drawdowns (hand-worked)', () => {
 describe('conventions registry', () => {
   it('states the warm-up each indicator has with its default parameters', () => {
     const closes = Array.from({ length: 60 }, (_, i) => 100 + Math.sin(i) * 5);
-    const leading = (xs: Float64Array) => xs.findIndex((v) => !Number.isNaN(v));
+    const leading = (xs: ArrayLike<number>) =>
+      Array.prototype.findIndex.call(xs, (v: number) => !Number.isNaN(v));
     const stated = (name: string) =>
       [...INDICATOR_CONVENTIONS[name]!.split('warm-up')[1]!.matchAll(/(\d+) bars/g)].map((m) => Number(m[1]));
     const s = stochastic(closes, closes, closes);

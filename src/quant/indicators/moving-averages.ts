@@ -2,7 +2,14 @@
  * Moving averages over price series. Outputs have the input's length; positions inside the warm-up
  * (not enough data yet) are NaN. See series.ts for the conventions every indicator shares.
  */
-import { assertPeriod, outputSeries, overwrittenSeries, slidingMean, windowSum } from './series.ts';
+import {
+  assertPeriod,
+  outputSeries,
+  overwrittenSeries,
+  type Series,
+  slidingMean,
+  windowSum,
+} from './series.ts';
 
 /**
  * Simple moving average: mean of the last `period` values. Warm-up: period - 1 values (the first
@@ -22,7 +29,7 @@ export function sma(values: ArrayLike<number>, period: number): Float64Array {
  * Non-finite values before the first finite one are skipped, so an EMA of another indicator's
  * output (which starts with its own warm-up) works.
  */
-export function ema(values: ArrayLike<number>, period: number): Float64Array {
+export function ema(values: ArrayLike<number>, period: number): Series {
   assertPeriod(period);
   const n = values.length;
   let start = 0;
@@ -35,7 +42,7 @@ export function ema(values: ArrayLike<number>, period: number): Float64Array {
 }
 
 /** Writes the SMA-seeded EMA of values[start..] into out[start + period - 1..]. */
-export function emaInto(values: ArrayLike<number>, start: number, period: number, out: Float64Array): void {
+export function emaInto(values: ArrayLike<number>, start: number, period: number, out: Series): void {
   const n = values.length;
   const a = 2 / (period + 1);
   const b = 1 - a;

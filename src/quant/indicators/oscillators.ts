@@ -2,6 +2,7 @@ import {
   assertPeriod,
   outputSeries,
   overwrittenSeries,
+  type Series,
   SLIDING_TOLERANCE,
   UNIT_ROUNDOFF,
   windowSum,
@@ -53,9 +54,9 @@ function toRsi(gain: number, loss: number): number {
 }
 
 export interface MacdSeries {
-  readonly macd: Float64Array;
-  readonly signal: Float64Array;
-  readonly histogram: Float64Array;
+  readonly macd: Series;
+  readonly signal: Series;
+  readonly histogram: Series;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ema } from './moving-averages.ts';
 import { macd } from './oscillators.ts';
+import { HEAP_SERIES_MAX_LENGTH, overwrittenSeries } from './series.ts';
 
 /**
  * EMA and MACD allocate their outputs uninitialised (overwrittenSeries): every value must be
@@ -10,8 +11,8 @@ import { macd } from './oscillators.ts';
  */
 const MARKER = 123_456.789;
 
-function dirtyTheAllocator(): void {
-  const garbage = Array.from({ length: 64 }, () => new Float64Array(4096).fill(MARKER));
+function dirtyTheAllocator(length = 4096): void {
+  const garbage = Array.from({ length: 64 }, () => new Float64Array(length).fill(MARKER));
   garbage.length = 0;
 }
 
@@ -64,5 +65,31 @@ describe('indicators whose outputs are not zeroed first', () => {
         }
       }
     }
+  });
+
+  it('EMA writes every value of a long output too (a Float64Array from the C allocator)', () => {
+    const long = Array.from({ length: HEAP_SERIES_MAX_LENGTH + 40 }, (_, i) => 100 + Math.sin(i / 7));
+    for (const n of [HEAP_SERIES_MAX_LENGTH + 1, HEAP_SERIES_MAX_LENGTH + 19, HEAP_SERIES_MAX_LENGTH + 40]) {
+      dirtyTheAllocator(n);
+      const values = long.slice(0, n);
+      const got = ema(values, 20);
+      expect(got).toBeInstanceOf(Float64Array);
+      const want = referenceEma(values, 20);
+      for (let i = 0; i < n; i++) {
+        if (Number.isNaN(want[i]!)) expect(got[i], `n=${n} i=${i}`).toBeNaN();
+        else expect(got[i], `n=${n} i=${i}`).toBeCloseTo(want[i]!, 9);
+      }
+    }
+  });
+
+  it('gives every short output its own array of NaN, whatever was written into earlier ones', () => {
+    const first = overwrittenSeries(100, 10);
+    expect(Array.isArray(first)).toBe(true);
+    first.fill(MARKER);
+    const longer = overwrittenSeries(HEAP_SERIES_MAX_LENGTH, 10);
+    expect(longer).toHaveLength(HEAP_SERIES_MAX_LENGTH);
+    expect(Array.prototype.every.call(longer, Number.isNaN)).toBe(true);
+    expect(overwrittenSeries(HEAP_SERIES_MAX_LENGTH + 1, 10)).toBeInstanceOf(Float64Array);
+    expect(overwrittenSeries(0, 0)).toHaveLength(0);
   });
 });

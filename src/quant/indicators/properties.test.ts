@@ -177,7 +177,7 @@ describe('agreement with direct formulas', () => {
         const fast = ema(xs, f);
         const slow = ema(xs, f + extra);
         const scale = Math.max(...xs);
-        const line = fast.map((v, i) => v - slow[i]!);
+        const line = Float64Array.from(fast, (v, i) => v - slow[i]!);
         const signal = ema(m.macd, g);
         for (let i = 0; i < xs.length; i++) {
           expect(Number.isNaN(m.macd[i]!)).toBe(Number.isNaN(line[i]!));

@@ -31,16 +31,45 @@ export function outputSeries(n: number, warmup: number): Float64Array {
 }
 
 /**
- * `outputSeries` whose values past the warm-up are left as the allocator found them, for an
- * indicator that writes every one of them (EMA and MACD): zeroing a fresh output costs as much as
- * computing a fast indicator into it. The caller must write out[warmup..n), all of it, before the
- * series leaves it: nothing else may ever read those values.
+ * An indicator output that is written value by value: a Float64Array, or for a short series a plain
+ * array of numbers (see `overwrittenSeries`). Read it by index, `length` and `at` alike.
  */
-export function overwrittenSeries(n: number, warmup: number): Float64Array {
+export type Series = Float64Array | number[];
+
+/** Series at most this long are plain arrays (on the JS heap); longer ones are Float64Arrays. */
+export const HEAP_SERIES_MAX_LENGTH = 8_192;
+
+/** NaN x HEAP_SERIES_MAX_LENGTH (as a plain array of doubles), grown on demand: what short outputs are cut from. */
+let nans: number[] = [Number.NaN];
+
+/**
+ * `outputSeries` whose values past the warm-up are left for the caller, for an indicator that
+ * writes every one of them (EMA and MACD): zeroing a fresh output costs as much as computing a
+ * fast indicator into it. The caller must write out[warmup..n), all of it, before the series
+ * leaves it: nothing else may ever read those values.
+ *
+ * A short output (a decade of daily bars is 2,520) is a plain array cut from an array of NaN: it
+ * lives in the young generation of the JS heap, whose pages the collector reuses while they are
+ * warm. A Float64Array's memory comes from the C allocator instead, which returns it to the system
+ * after a collection, so each new output would then fault its pages in again: on the decade of
+ * bars that costs several times the EMA itself. A long output is a Float64Array, whose page faults
+ * are small beside its computation and which the collector does not have to copy.
+ */
+export function overwrittenSeries(n: number, warmup: number): Series {
+  if (n <= HEAP_SERIES_MAX_LENGTH) {
+    if (nans.length < n) nans = growNans(n);
+    return nans.slice(0, n);
+  }
   const bytes = Buffer.allocUnsafeSlow(n * Float64Array.BYTES_PER_ELEMENT);
   const out = new Float64Array(bytes.buffer, bytes.byteOffset, n);
   out.fill(Number.NaN, 0, Math.min(n, warmup));
   return out;
+}
+
+function growNans(n: number): number[] {
+  const grown = nans.slice();
+  while (grown.length < n) grown.push(Number.NaN);
+  return grown;
 }
 
 /** Sum of values[from..to), four partial sums at a time (shorter dependency chain, same accuracy class). */
