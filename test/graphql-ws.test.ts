@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -157,6 +158,42 @@ describe('graphql-ws subscriptions whose results are shared', () => {
       expect(socket.readyState).toBe(WebSocket.OPEN);
     } finally {
       socket.close();
+    }
+  });
+
+  it("writes a subscription's snapshots to the connection in one system call", async () => {
+    const symbols = ['BTC/USDT', 'ETH/USDT', 'SOL/USDT', 'XRP/USDT', 'DOGE/USDT'];
+    const many = `subscription { prices(symbols: ${JSON.stringify(symbols)}, intervalMs: 1000) { symbol price snapshot } }`;
+    const snapshots = (frames: string[], id: string) =>
+      frames.filter((f) => f.startsWith(`{"id":"${id}","type":"next"`) && f.includes('"snapshot":true'));
+    // A first subscriber starts the feeds, so the hub knows every price when the second joins.
+    const first = await rawConnection(`${t.wsUrl}/graphql`);
+    const second = await rawConnection(`${t.wsUrl}/graphql`);
+    try {
+      first.socket.send(JSON.stringify({ id: 'a', type: 'subscribe', payload: { query: many } }));
+      await until(() => snapshots(first.frames, 'a').length === symbols.length);
+      // Writes of the server's end of the second connection (the socket whose peer is its port).
+      const port = (second.socket as unknown as { _socket: Socket })._socket.localPort;
+      const writes: number[] = [];
+      const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      const original = { _write: proto._write, _writev: proto._writev };
+      for (const name of ['_write', '_writev'] as const) {
+        proto[name] = function (this: Socket, ...args: unknown[]) {
+          if (this.remotePort === port) writes.push(name === '_writev' ? (args[0] as unknown[]).length : 1);
+          return original[name].apply(this, args);
+        };
+      }
+      try {
+        second.socket.send(JSON.stringify({ id: 'b', type: 'subscribe', payload: { query: many } }));
+        await until(() => snapshots(second.frames, 'b').length === symbols.length);
+      } finally {
+        Object.assign(proto, original);
+      }
+      // Five messages (a header and a payload each), one system call.
+      expect(writes).toEqual([2 * symbols.length]);
+    } finally {
+      first.socket.close();
+      second.socket.close();
     }
   });
 });

@@ -308,7 +308,7 @@ builder.subscriptionField('prices', (t) =>
       );
       const stream = tickStream(ctx.deps.priceHub, instruments, args.intervalMs);
       // Ticks can be pushed to a transport that delivers directly (see direct-delivery.ts).
-      return pushSource(stream, (offer) => stream.offerTo(offer));
+      return pushSource(stream, (offer, batch) => stream.offerTo(offer, batch));
     },
     resolve: (tick) => tick,
   }),

@@ -66,12 +66,22 @@ describe('eventIterator', () => {
     // Queued before a consumer came, nothing read yet: offered as it attaches, up to the first declined.
     state.listener!(event('a'));
     state.listener!(event('b'));
-    it.offerTo((e) => {
-      if (accept === 'throw') throw new Error('consumer failed');
-      if (accept) pushed.push(e.id);
-      return accept;
-    });
+    const batches: string[][] = [];
+    it.offerTo(
+      (e) => {
+        if (accept === 'throw') throw new Error('consumer failed');
+        if (accept) pushed.push(e.id);
+        return accept;
+      },
+      (offerAll) => {
+        const before = pushed.length;
+        offerAll();
+        batches.push(pushed.slice(before));
+      },
+    );
     expect(pushed).toEqual(['a', 'b']);
+    // Both queued events were offered inside one batch; events after it are offered one by one.
+    expect(batches).toEqual([['a', 'b']]);
     state.listener!(event('c'));
     accept = false;
     state.listener!(event('d'));

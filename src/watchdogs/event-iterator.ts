@@ -11,9 +11,10 @@ export interface EventIterator extends AsyncIterableIterator<WatchdogEvent> {
    * handling one it read (it waits in `next`, or has not read yet). Events queued before, while the
    * reader has not read any, are offered at once, in order. One `offer` declines (returns false or
    * throws) stays queued for the iterator, and so does every event after it until the reader has
-   * taken them all and asks again: the order of events never changes.
+   * taken them all and asks again: the order of events never changes. The events queued before are
+   * offered inside `batch` (so that a transport can send them in one write).
    */
-  offerTo(offer: (event: WatchdogEvent) => boolean): void;
+  offerTo(offer: (event: WatchdogEvent) => boolean, batch?: (offerAll: () => void) => void): void;
 }
 
 /**
@@ -53,9 +54,14 @@ export function eventIterator(
     wake?.();
   };
   const iterator: EventIterator = {
-    offerTo(consumer) {
+    offerTo(consumer, batch) {
       offer = consumer;
-      while (!reading && queue.length > 0 && offered(queue[0]!)) queue.shift();
+      if (reading || queue.length === 0) return;
+      const offerQueued = () => {
+        while (queue.length > 0 && offered(queue[0]!)) queue.shift();
+      };
+      if (batch) batch(offerQueued);
+      else offerQueued();
     },
     async next() {
       reading = false;

@@ -177,7 +177,7 @@ builder.subscriptionField('watchdogEvents', (t) =>
       const filter = parseEventQuery({ ...args.filter });
       const events = eventIterator((listener) => ctx.deps.watchdogs.subscribe(filter, listener));
       // Events can be pushed to a transport that delivers directly (see direct-delivery.ts).
-      return pushSource(events, (offer) => events.offerTo(offer));
+      return pushSource(events, (offer, batch) => events.offerTo(offer, batch));
     },
     resolve: (event) => event,
   }),

@@ -243,9 +243,20 @@ describe('tickStream', () => {
     const stream = tickStream(s.hub, [resolved], 0);
     s.provider.emit('BTC/USDT', 50_001);
     const pushed: Array<[number, boolean]> = [];
-    stream.offerTo((tick) => pushed.push([tick.price, tick.snapshot]) > 0);
+    // The queued ones come inside the consumer's batch (one write for them all); later ones alone.
+    const batches: number[] = [];
+    stream.offerTo(
+      (tick) => pushed.push([tick.price, tick.snapshot]) > 0,
+      (offerAll) => {
+        const before = pushed.length;
+        offerAll();
+        batches.push(pushed.length - before);
+      },
+    );
     expect(pushed).toEqual([[50_001, true]]);
+    expect(batches).toEqual([1]);
     s.provider.emit('BTC/USDT', 50_002);
+    expect(batches).toEqual([1]);
     expect(pushed).toEqual([
       [50_001, true],
       [50_002, false],

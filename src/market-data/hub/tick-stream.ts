@@ -8,9 +8,10 @@ export interface TickStream extends AsyncIterableIterator<PriceTick> {
    * handling one it read (it waits in `next`, or has not read yet). Ticks queued before, while the
    * reader has not read any, are offered at once, in order. One `offer` declines (returns false or
    * throws) stays queued for the iterator, and so does every tick after it until the reader has
-   * taken them all and asks again: the order of ticks never changes.
+   * taken them all and asks again: the order of ticks never changes. The ticks queued before are
+   * offered inside `batch` (so that a transport can send them in one write).
    */
-  offerTo(offer: (tick: PriceTick) => boolean): void;
+  offerTo(offer: (tick: PriceTick) => boolean, batch?: (offerAll: () => void) => void): void;
 }
 
 /**
@@ -72,13 +73,17 @@ export function tickStream(
     wake?.();
   };
   const iterator: TickStream = {
-    offerTo(consumer) {
+    offerTo(consumer, batch) {
       offer = consumer;
-      if (reading) return;
-      for (const [symbol, tick] of pending) {
-        if (!offered(tick)) return;
-        pending.delete(symbol);
-      }
+      if (reading || pending.size === 0) return;
+      const offerQueued = () => {
+        for (const [symbol, tick] of pending) {
+          if (!offered(tick)) return;
+          pending.delete(symbol);
+        }
+      };
+      if (batch) batch(offerQueued);
+      else offerQueued();
     },
     async next() {
       reading = false;

@@ -22,6 +22,15 @@ import type { ExecutionResult } from 'graphql';
 /** Where a source stream offers events. Returns whether the consumer took the event. */
 export type EventOffer = (event: unknown) => boolean;
 
+/**
+ * Runs `offerAll`, which offers several events back to back (those queued when the consumer
+ * attached), so that the transport sends what it delivers in one write where it can.
+ */
+export type OfferBatch = (offerAll: () => void) => void;
+
+/** Runs the offers as they come, for a consumer that does not batch. */
+const unbatched: OfferBatch = (offerAll) => offerAll();
+
 const OFFER_EVENTS = Symbol.for('vigil.offerEvents');
 
 /** A source event stream that can push its events (see above). */
@@ -30,13 +39,16 @@ export interface PushSource {
    * From now on, offers events to `offer` first (those already queued too, when nothing was read
    * yet). An event it declines, and every event until the iterator's reader has taken them all and
    * asks again, goes to the iterator: an event is never offered while an earlier one is still on
-   * its way through the iterator.
+   * its way through the iterator. The events already queued are offered inside `batch`.
    */
-  [OFFER_EVENTS](offer: EventOffer): void;
+  [OFFER_EVENTS](offer: EventOffer, batch: OfferBatch): void;
 }
 
 /** Marks `source` as able to push: `attach` is called with the consumer's offer function. */
-export function pushSource<T extends object>(source: T, attach: (offer: EventOffer) => void): T & PushSource {
+export function pushSource<T extends object>(
+  source: T,
+  attach: (offer: EventOffer, batch: OfferBatch) => void,
+): T & PushSource {
   return Object.assign(source, { [OFFER_EVENTS]: attach });
 }
 
@@ -44,8 +56,8 @@ export function isPushSource(source: unknown): source is PushSource {
   return typeof (source as Partial<PushSource> | null)?.[OFFER_EVENTS] === 'function';
 }
 
-export function attachOffer(source: PushSource, offer: EventOffer): void {
-  source[OFFER_EVENTS](offer);
+export function attachOffer(source: PushSource, offer: EventOffer, batch: OfferBatch = unbatched): void {
+  source[OFFER_EVENTS](offer, batch);
 }
 
 /** A transport's delivery of one subscription's results, outside the iterator. */
@@ -54,6 +66,8 @@ export interface DirectSink {
   accepts(): boolean;
   /** Delivers a result without errors, exactly as the transport would have sent it from the iterator. */
   deliver(result: ExecutionResult): void;
+  /** Runs `deliverAll`, which delivers several results at once, sending them in one write. */
+  batch?(deliverAll: () => void): void;
 }
 
 const sinks = new WeakMap<object, DirectSink>();

@@ -88,13 +88,17 @@ async function subscribeShared(
   const key = operationKey(args);
   const sink = directSinkOf(args.contextValue);
   if (sink && isPushSource(source)) {
-    attachOffer(source, (event) => {
-      if (!sink.accepts()) return false;
-      const result = executeOnce(args, key, event);
-      if (isPromiseLike(result) || result.errors !== undefined) return false;
-      sink.deliver(result);
-      return true;
-    });
+    attachOffer(
+      source,
+      (event) => {
+        if (!sink.accepts()) return false;
+        const result = executeOnce(args, key, event);
+        if (isPromiseLike(result) || result.errors !== undefined) return false;
+        sink.deliver(result);
+        return true;
+      },
+      sink.batch ? (deliverAll) => sink.batch!(deliverAll) : undefined,
+    );
   }
   return mapEvents(source as AsyncIterableIterator<unknown>, (event) => executeOnce(args, key, event));
 }
