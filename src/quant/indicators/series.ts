@@ -39,7 +39,7 @@ export type Series = Float64Array | number[];
 /** Series at most this long are plain arrays (on the JS heap); longer ones are Float64Arrays. */
 export const HEAP_SERIES_MAX_LENGTH = 8_192;
 
-/** NaN x HEAP_SERIES_MAX_LENGTH (as a plain array of doubles), grown on demand: what short outputs are cut from. */
+/** What short outputs are cut from: as many NaN as the longest one asked for so far (a plain array of doubles). */
 let nans: number[] = [Number.NaN];
 
 /**
