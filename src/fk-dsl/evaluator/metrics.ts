@@ -2,9 +2,7 @@ import { parseInstrument } from '../../market-data/instruments.ts';
 import type { Bar, Instrument } from '../../market-data/types.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { alignedLogReturns } from '../../quant/bar-alignment.ts';
-import { atr, sharpe, stochastic } from '../../quant/indicators/index.ts';
-import { ema, sma } from '../../quant/indicators/moving-averages.ts';
-import { bollinger, macd, rsi } from '../../quant/indicators/oscillators.ts';
+import { sharpe } from '../../quant/indicators/index.ts';
 import { annualizedVolatility, beta, maxDrawdown, mean, pearson } from '../../quant/indicators/statistics.ts';
 import { periodsPerYear } from '../../quant/periods.ts';
 import type { Argument, AssetRef, MetricCall } from '../ast.ts';
@@ -12,6 +10,7 @@ import { FkDslQueryError } from '../errors.ts';
 import { type MetricUnit, metricSpec } from '../metrics-catalog.ts';
 import { printMetric } from '../printer.ts';
 import type { Needs, QueryData } from './query-data.ts';
+import { indicatorPeriod, technicalValue } from './technical.ts';
 import { type BarWindow, toWindow } from './windows.ts';
 
 export type MetricValue = number | null | { readonly [key: string]: MetricValue };
@@ -46,11 +45,6 @@ export function resolveAsset(asset: AssetRef): Instrument {
   }
 }
 
-const argAt = (call: MetricCall, i: number): Argument | undefined => call.args[i];
-const numberArg = (call: MetricCall, i: number, fallback: number): number => {
-  const a = call.args[i];
-  return a?.kind === 'number' ? a.value : fallback;
-};
 const assetArgs = (call: MetricCall): AssetRef[] =>
   call.args.filter((a): a is AssetRef => a.kind === 'asset');
 const windowArg = (call: MetricCall): Argument | undefined =>
@@ -71,24 +65,6 @@ function windowOf(call: MetricCall, instrument: Instrument): BarWindow {
   const spec = metricSpec(call.name)!;
   const param = spec.params.find((p) => p.type === 'window');
   return toWindow(windowArg(call), param?.default ?? 1, instrument.assetClass);
-}
-
-function indicatorPeriod(call: MetricCall): number {
-  switch (call.name) {
-    case 'MACD':
-      return numberArg(call, 1, 26) + numberArg(call, 2, 9);
-    case 'BOLLINGER_BANDS':
-      return numberArg(call, 0, 20);
-    case 'STOCH':
-      return numberArg(call, 0, 14) + numberArg(call, 1, 3) + numberArg(call, 2, 3);
-    case 'SMA':
-    case 'EMA': {
-      const a = argAt(call, 0);
-      return a?.kind === 'number' ? a.value : a?.kind === 'duration' ? toWindow(a, 1, 'equity').bars : 1;
-    }
-    default:
-      return numberArg(call, 0, 14);
-  }
 }
 
 /** Declares what `call` needs of `instrument` (and of other assets it refers to). */
@@ -283,62 +259,8 @@ function compute(call: MetricCall, instrument: Instrument, data: QueryData): Com
 
 function technical(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
   const bars = loaded(data.get(instrument).daily, 'daily bars');
-  const c = closes(bars);
-  const asOf = lastTime(bars);
-  const period = indicatorPeriod(call);
-  requireBars(bars, period + 1, label(call));
-  const lastOf = (series: ArrayLike<number>) => {
-    const v = series[series.length - 1];
-    return v === undefined || Number.isNaN(v) ? null : v;
-  };
-  const base = { asOf, barsUsed: bars.length };
-  switch (call.name) {
-    case 'RSI':
-      return { ...base, value: lastOf(rsi(c, numberArg(call, 0, 14))) };
-    case 'SMA':
-      return { ...base, value: lastOf(sma(c, period)) };
-    case 'EMA':
-      return { ...base, value: lastOf(ema(c, period)) };
-    case 'MACD': {
-      const m = macd(c, numberArg(call, 0, 12), numberArg(call, 1, 26), numberArg(call, 2, 9));
-      return {
-        ...base,
-        value: { macd: lastOf(m.macd), signal: lastOf(m.signal), histogram: lastOf(m.histogram) },
-      };
-    }
-    case 'BOLLINGER_BANDS': {
-      const b = bollinger(c, numberArg(call, 0, 20), numberArg(call, 1, 2));
-      const upper = lastOf(b.upper);
-      const lower = lastOf(b.lower);
-      const middle = lastOf(b.middle);
-      const close = c[c.length - 1]!;
-      return {
-        ...base,
-        value: {
-          upper,
-          middle,
-          lower,
-          percentB:
-            upper !== null && lower !== null && upper > lower ? (close - lower) / (upper - lower) : null,
-        },
-      };
-    }
-    case 'ATR':
-      return { ...base, value: lastOf(atr(highs(bars), lows(bars), c, numberArg(call, 0, 14))) };
-    case 'STOCH': {
-      const s = stochastic(
-        highs(bars),
-        lows(bars),
-        c,
-        numberArg(call, 0, 14),
-        numberArg(call, 1, 3),
-        numberArg(call, 2, 3),
-      );
-      return { ...base, value: { k: lastOf(s.k), d: lastOf(s.d) } };
-    }
-    default:
-      throw new FkDslQueryError(`${call.name} is not computable here`);
-  }
+  requireBars(bars, indicatorPeriod(call) + 1, label(call));
+  return { value: technicalValue(call, bars), asOf: lastTime(bars), barsUsed: bars.length };
 }
 
 /** A single number for comparisons: objects give their primary component. */
@@ -382,8 +304,6 @@ function requireBars(bars: ArrayLike<unknown>, needed: number, what: string): vo
 }
 
 const closes = (bars: readonly Bar[]) => Float64Array.from(bars, (b) => b.close);
-const highs = (bars: readonly Bar[]) => Float64Array.from(bars, (b) => b.high);
-const lows = (bars: readonly Bar[]) => Float64Array.from(bars, (b) => b.low);
 const lastTime = (bars: readonly Bar[]) => bars.at(-1)?.time ?? null;
 const label = (call: MetricCall) => printMetric(call);
 
