@@ -14,9 +14,9 @@ import type {
   Statement,
   Universe,
 } from './ast.ts';
-import { FkDslSyntaxError } from './errors.ts';
-import { type Token, type TokenType, tokenize } from './lexer.ts';
+import type { Token } from './lexer.ts';
 import { isPercentMetric, type MetricSpec, metricSpec } from './metrics-catalog.ts';
+import { TokenCursor } from './token-cursor.ts';
 
 /**
  * Hand-written recursive-descent parser. Grammar (keywords case-insensitive, `;` between statements):
@@ -46,105 +46,104 @@ const ANALYSES: Readonly<Record<string, MacroAnalysis>> = {
 };
 
 class Parser {
-  readonly #tokens: Token[];
-  #i = 0;
+  readonly #in: TokenCursor;
 
-  constructor(private readonly source: string) {
-    this.#tokens = tokenize(source);
+  constructor(source: string) {
+    this.#in = new TokenCursor(source);
   }
 
   program(): Program {
     const statements: Statement[] = [];
     for (;;) {
-      while (this.#accept('semicolon')) {}
-      if (this.#peek().type === 'eof') break;
+      while (this.#in.accept('semicolon')) {}
+      if (this.#in.peek().type === 'eof') break;
       statements.push(this.#statement());
-      if (this.#peek().type !== 'eof') this.#expect('semicolon', "';' between statements");
+      if (this.#in.peek().type !== 'eof') this.#in.expect('semicolon', "';' between statements");
     }
     if (statements.length === 0)
-      this.#fail(this.#peek(), 'a statement (EVALUATE, COMPARE, CORRELATE, MACRO or SCAN)');
+      this.#in.fail(this.#in.peek(), 'a statement (EVALUATE, COMPARE, CORRELATE, MACRO or SCAN)');
     return { statements };
   }
 
   #statement(): Statement {
-    if (this.#acceptKeyword('EXPLAIN')) return { kind: 'explain', statement: this.#query() };
+    if (this.#in.acceptKeyword('EXPLAIN')) return { kind: 'explain', statement: this.#query() };
     return this.#query();
   }
 
   #query(): QueryStatement {
-    const token = this.#peek();
+    const token = this.#in.peek();
     const keyword = token.type === 'word' ? token.text.toUpperCase() : '';
     switch (keyword) {
       case 'EVALUATE': {
-        this.#next();
+        this.#in.next();
         const asset = this.#asset();
-        this.#expect('colon', "':' before the metrics");
+        this.#in.expect('colon', "':' before the metrics");
         return { kind: 'evaluate', asset, metrics: this.#metricList() };
       }
       case 'COMPARE':
-        this.#next();
+        this.#in.next();
         return this.#compare();
       case 'CORRELATE':
-        this.#next();
+        this.#in.next();
         return this.#correlate();
       case 'MACRO':
-        this.#next();
+        this.#in.next();
         return this.#macro();
       case 'SCAN':
-        this.#next();
+        this.#in.next();
         return this.#scan();
       default:
-        return this.#fail(token, 'a statement (EVALUATE, COMPARE, CORRELATE, MACRO or SCAN)');
+        return this.#in.fail(token, 'a statement (EVALUATE, COMPARE, CORRELATE, MACRO or SCAN)');
     }
   }
 
   #compare(): QueryStatement {
     const assets = [this.#asset()];
-    while (this.#acceptKeyword('VS') || this.#accept('comma')) assets.push(this.#asset());
-    if (assets.length < 2) this.#fail(this.#peek(), 'VS and a second asset');
-    if (this.#acceptKeyword('ON')) this.#accept('colon');
-    else this.#expect('colon', "ON or ':' before the metrics");
+    while (this.#in.acceptKeyword('VS') || this.#in.accept('comma')) assets.push(this.#asset());
+    if (assets.length < 2) this.#in.fail(this.#in.peek(), 'VS and a second asset');
+    if (this.#in.acceptKeyword('ON')) this.#in.accept('colon');
+    else this.#in.expect('colon', "ON or ':' before the metrics");
     return { kind: 'compare', assets, metrics: this.#metricList() };
   }
 
   #correlate(): QueryStatement {
     const first = this.#asset();
-    if (this.#acceptKeyword('WITH')) {
+    if (this.#in.acceptKeyword('WITH')) {
       const assets = [first, this.#asset()];
-      while (this.#accept('comma')) assets.push(this.#asset());
-      const window = this.#acceptKeyword('WINDOW') ? this.#duration() : null;
+      while (this.#in.accept('comma')) assets.push(this.#asset());
+      const window = this.#in.acceptKeyword('WINDOW') ? this.#duration() : null;
       return { kind: 'correlate', form: 'with', assets, window };
     }
-    this.#expect('comma', "WITH or ',' and another asset");
+    this.#in.expect('comma', "WITH or ',' and another asset");
     const assets = [first, this.#asset()];
-    while (this.#accept('comma')) assets.push(this.#asset());
+    while (this.#in.accept('comma')) assets.push(this.#asset());
     let window: Duration | null = null;
-    if (this.#acceptKeyword('PERIOD')) {
-      this.#expect('lparen', "'(' after PERIOD");
+    if (this.#in.acceptKeyword('PERIOD')) {
+      this.#in.expect('lparen', "'(' after PERIOD");
       window = this.#duration();
-      this.#expect('rparen', "')'");
-    } else if (this.#acceptKeyword('WINDOW')) {
+      this.#in.expect('rparen', "')'");
+    } else if (this.#in.acceptKeyword('WINDOW')) {
       window = this.#duration();
     }
     return { kind: 'correlate', form: 'period', assets, window };
   }
 
   #macro(): QueryStatement {
-    this.#accept('colon');
+    this.#in.accept('colon');
     const indicators = [this.#asset()];
-    while (this.#accept('comma')) indicators.push(this.#asset());
-    this.#expect('arrow', "'->' before the analysis");
-    const token = this.#peek();
+    while (this.#in.accept('comma')) indicators.push(this.#asset());
+    this.#in.expect('arrow', "'->' before the analysis");
+    const token = this.#in.peek();
     const analysis = token.type === 'word' ? ANALYSES[token.text.toUpperCase()] : undefined;
-    if (!analysis) this.#fail(token, 'REGRESSION, CORRELATION, CAUSALITY or IMPACT');
-    this.#next();
-    this.#expectKeyword('ON', 'ON and the asset to analyse');
+    if (!analysis) this.#in.fail(token, 'REGRESSION, CORRELATION, CAUSALITY or IMPACT');
+    this.#in.next();
+    this.#in.expectKeyword('ON', 'ON and the asset to analyse');
     const target = this.#asset();
     let window: Duration | null = null;
     let lags: number | null = null;
     for (;;) {
-      if (window === null && this.#acceptKeyword('WINDOW')) window = this.#duration();
-      else if (lags === null && this.#acceptKeyword('LAGS'))
+      if (window === null && this.#in.acceptKeyword('WINDOW')) window = this.#duration();
+      else if (lags === null && this.#in.acceptKeyword('LAGS'))
         lags = this.#integer(1, 20, 'a number of lags from 1 to 20');
       else break;
     }
@@ -153,67 +152,67 @@ class Parser {
 
   #scan(): ScanStatement {
     let universe: Universe;
-    if (this.#accept('lbracket')) {
+    if (this.#in.accept('lbracket')) {
       const assets = [this.#asset()];
-      while (this.#accept('comma')) assets.push(this.#asset());
-      this.#expect('rbracket', "']' after the asset list");
+      while (this.#in.accept('comma')) assets.push(this.#asset());
+      this.#in.expect('rbracket', "']' after the asset list");
       universe = { kind: 'list', assets };
     } else {
-      const token = this.#peek();
+      const token = this.#in.peek();
       if (token.type !== 'word' || token.text.toUpperCase() === 'WHERE')
-        this.#fail(token, 'a universe (US, CRYPTO, ETF, ALL) or [asset, ...]');
-      this.#next();
+        this.#in.fail(token, 'a universe (US, CRYPTO, ETF, ALL) or [asset, ...]');
+      this.#in.next();
       universe = { kind: 'named', name: token.text.toUpperCase() };
     }
-    this.#expectKeyword('WHERE', 'WHERE and the conditions');
+    this.#in.expectKeyword('WHERE', 'WHERE and the conditions');
     const conditions = [this.#condition()];
-    while (this.#acceptKeyword('AND')) conditions.push(this.#condition());
+    while (this.#in.acceptKeyword('AND')) conditions.push(this.#condition());
     let orderBy: ScanStatement['orderBy'] = null;
-    if (this.#acceptKeyword('ORDER')) {
-      this.#expectKeyword('BY', 'BY after ORDER');
+    if (this.#in.acceptKeyword('ORDER')) {
+      this.#in.expectKeyword('BY', 'BY after ORDER');
       const metric = this.#metric();
       let direction: 'asc' | 'desc' = 'desc';
-      if (this.#acceptKeyword('ASC')) direction = 'asc';
-      else this.#acceptKeyword('DESC');
+      if (this.#in.acceptKeyword('ASC')) direction = 'asc';
+      else this.#in.acceptKeyword('DESC');
       orderBy = { metric, direction };
     }
-    const limit = this.#acceptKeyword('LIMIT') ? this.#integer(1, 1000, 'a limit from 1 to 1000') : null;
+    const limit = this.#in.acceptKeyword('LIMIT') ? this.#integer(1, 1000, 'a limit from 1 to 1000') : null;
     return { kind: 'scan', universe, conditions, orderBy, limit };
   }
 
   #condition(): Condition {
-    if (this.#isKeyword(this.#peek(), 'TREND')) {
-      this.#next();
-      this.#expectKeyword('IS', 'IS after TREND');
-      const token = this.#peek();
+    if (this.#in.isKeyword(this.#in.peek(), 'TREND')) {
+      this.#in.next();
+      this.#in.expectKeyword('IS', 'IS after TREND');
+      const token = this.#in.peek();
       const direction = token.type === 'word' ? token.text.toLowerCase() : '';
       if (direction !== 'bullish' && direction !== 'bearish' && direction !== 'neutral') {
-        this.#fail(token, 'BULLISH, BEARISH or NEUTRAL');
+        this.#in.fail(token, 'BULLISH, BEARISH or NEUTRAL');
       }
-      this.#next();
+      this.#in.next();
       return { kind: 'trend', direction: direction as 'bullish' | 'bearish' | 'neutral' };
     }
     const left = this.#metric();
-    if (this.#acceptKeyword('BETWEEN')) {
+    if (this.#in.acceptKeyword('BETWEEN')) {
       const low = this.#value(left);
-      this.#expectKeyword('AND', 'AND between the bounds');
+      this.#in.expectKeyword('AND', 'AND between the bounds');
       const high = this.#value(left);
       return { kind: 'between', metric: left, low, high };
     }
     for (const direction of ['above', 'below'] as const) {
-      if (this.#acceptKeyword(direction.toUpperCase()))
+      if (this.#in.acceptKeyword(direction.toUpperCase()))
         return { kind: 'relative', direction, left, right: this.#metric() };
     }
-    const opToken = this.#peek();
+    const opToken = this.#in.peek();
     if (opToken.type !== 'op')
-      this.#fail(opToken, 'a comparison (>, <, >=, <=, =, !=), BETWEEN, ABOVE or BELOW');
-    this.#next();
+      this.#in.fail(opToken, 'a comparison (>, <, >=, <=, =, !=), BETWEEN, ABOVE or BELOW');
+    this.#in.next();
     const op = opToken.text as ComparisonOperator;
-    const next = this.#peek();
+    const next = this.#in.peek();
     if (next.type === 'word') {
       const metric = this.#metric();
       let factor = 1;
-      if (this.#accept('star')) factor = this.#number().value;
+      if (this.#in.accept('star')) factor = this.#number().value;
       return { kind: 'compare', left, op, right: { kind: 'scaled', metric, factor } };
     }
     return { kind: 'compare', left, op, right: this.#value(left) };
@@ -222,10 +221,10 @@ class Parser {
   /** A literal compared with `metric`; `%` is only meaningful for percentage metrics. */
   #value(metric: MetricCall): NumberLiteral {
     const literal = this.#number();
-    const percentToken = this.#peek();
-    if (this.#accept('percent')) {
+    const percentToken = this.#in.peek();
+    if (this.#in.accept('percent')) {
       if (!isPercentMetric(metric.name)) {
-        this.#fail(percentToken, `a plain number (${metric.name} is not a percentage)`);
+        this.#in.fail(percentToken, `a plain number (${metric.name} is not a percentage)`);
       }
       return { ...literal, percent: true };
     }
@@ -234,42 +233,42 @@ class Parser {
 
   #metricList(): MetricCall[] {
     const metrics = [this.#metric()];
-    while (this.#accept('comma')) metrics.push(this.#metric());
+    while (this.#in.accept('comma')) metrics.push(this.#metric());
     return metrics;
   }
 
   #metric(technicalOnly = false): MetricCall {
-    const token = this.#peek();
+    const token = this.#in.peek();
     if (token.type !== 'word')
-      this.#fail(token, technicalOnly ? 'a technical indicator (RSI, MACD, SMA(20)...)' : 'a metric name');
+      this.#in.fail(token, technicalOnly ? 'a technical indicator (RSI, MACD, SMA(20)...)' : 'a metric name');
     const spec = metricSpec(token.text);
     if (!spec || (technicalOnly && !spec.technical)) {
-      this.#fail(
+      this.#in.fail(
         token,
         technicalOnly
           ? 'a technical indicator (RSI, MACD, BOLLINGER_BANDS, SMA, EMA, ATR, STOCH)'
           : 'a metric name',
       );
     }
-    this.#next();
+    this.#in.next();
     const at = { line: token.line, column: token.column };
-    const args = this.#accept('lparen') ? this.#arguments(spec!) : [];
+    const args = this.#in.accept('lparen') ? this.#arguments(spec!) : [];
     this.#checkArity(spec!, args, token);
     return { kind: 'metric', name: spec!.name, args, at };
   }
 
   #arguments(spec: MetricSpec): Argument[] {
     const args: Argument[] = [];
-    if (this.#accept('rparen')) return args;
+    if (this.#in.accept('rparen')) return args;
     let param = 0;
     for (;;) {
       const p = spec.params[param];
       if (!p)
-        this.#fail(
-          this.#peek(),
+        this.#in.fail(
+          this.#in.peek(),
           `')' (${spec.name} takes ${spec.params.length} argument${spec.params.length === 1 ? '' : 's'})`,
         );
-      const token = this.#peek();
+      const token = this.#in.peek();
       if (p!.type === 'indicator') args.push(this.#metric(true));
       else if (p!.type === 'asset') {
         // A repeated asset list ends where the window argument starts.
@@ -288,8 +287,8 @@ class Parser {
         args.push(this.#number());
       }
       if (!p!.repeated) param++;
-      if (this.#accept('rparen')) return args;
-      this.#expect('comma', "',' or ')'");
+      if (this.#in.accept('rparen')) return args;
+      this.#in.expect('comma', "',' or ')'");
     }
   }
 
@@ -303,7 +302,7 @@ class Parser {
         (p.type === 'indicator' && provided.has('indicator')) ||
         (p.type === 'number' && provided.has('number'));
       if (!has)
-        this.#fail(
+        this.#in.fail(
           token,
           `${spec.name}(${spec.params.map((x) => x.name).join(', ')}): the ${p.name} argument is required`,
         );
@@ -311,30 +310,30 @@ class Parser {
   }
 
   #asset(): AssetRef {
-    const token = this.#peek();
+    const token = this.#in.peek();
     if (token.type === 'word' || token.type === 'string' || token.type === 'number') {
-      if (token.type === 'string' && token.text.trim() === '') this.#fail(token, 'an asset symbol');
-      this.#next();
+      if (token.type === 'string' && token.text.trim() === '') this.#in.fail(token, 'an asset symbol');
+      this.#in.next();
       return { kind: 'asset', symbol: token.text.trim(), at: { line: token.line, column: token.column } };
     }
-    return this.#fail(token, 'an asset symbol (AAPL, BRK.B, BTC/USDT, "3M")');
+    return this.#in.fail(token, 'an asset symbol (AAPL, BRK.B, BTC/USDT, "3M")');
   }
 
   #duration(): Duration {
-    const token = this.#peek();
-    if (token.type !== 'duration') this.#fail(token, 'a duration like 30d, 12w, 6m or 1y');
-    this.#next();
+    const token = this.#in.peek();
+    if (token.type !== 'duration') this.#in.fail(token, 'a duration like 30d, 12w, 6m or 1y');
+    this.#in.next();
     const value = Number(token.text.slice(0, -1));
     if (!Number.isInteger(value) || value < 1 || value > 10_000)
-      this.#fail(token, 'a whole, positive duration like 30d');
+      this.#in.fail(token, 'a whole, positive duration like 30d');
     return { kind: 'duration', value, unit: token.text.slice(-1).toLowerCase() as DurationUnit };
   }
 
   #number(): NumberLiteral {
-    const negative = this.#accept('minus');
-    const token = this.#peek();
-    if (token.type !== 'number') this.#fail(token, 'a number');
-    this.#next();
+    const negative = this.#in.accept('minus');
+    const token = this.#in.peek();
+    if (token.type !== 'number') this.#in.fail(token, 'a number');
+    this.#in.next();
     const value = Number(token.text);
     return { kind: 'number', value: negative ? -value : value, percent: false };
   }
@@ -344,66 +343,11 @@ class Parser {
   }
 
   #integer(min: number, max: number, expected: string): number {
-    const token = this.#peek();
+    const token = this.#in.peek();
     const value = Number(token.text);
     if (token.type !== 'number' || !Number.isInteger(value) || value < min || value > max)
-      this.#fail(token, expected);
-    this.#next();
+      this.#in.fail(token, expected);
+    this.#in.next();
     return value;
-  }
-
-  #peek(): Token {
-    return this.#tokens[this.#i]!;
-  }
-
-  #next(): Token {
-    const token = this.#tokens[this.#i]!;
-    if (token.type !== 'eof') this.#i++;
-    return token;
-  }
-
-  #accept(type: TokenType): boolean {
-    if (this.#peek().type !== type) return false;
-    this.#next();
-    return true;
-  }
-
-  #expect(type: TokenType, expected: string): Token {
-    const token = this.#peek();
-    if (token.type !== type) this.#fail(token, expected);
-    return this.#next();
-  }
-
-  #isKeyword(token: Token, keyword: string): boolean {
-    return token.type === 'word' && token.text.toUpperCase() === keyword;
-  }
-
-  #acceptKeyword(keyword: string): boolean {
-    if (!this.#isKeyword(this.#peek(), keyword)) return false;
-    this.#next();
-    return true;
-  }
-
-  #expectKeyword(keyword: string, expected: string): void {
-    if (!this.#acceptKeyword(keyword)) this.#fail(this.#peek(), expected);
-  }
-
-  #fail(token: Token, expected: string): never {
-    throw new FkDslSyntaxError(token.line, token.column, expected, describe(token), this.source);
-  }
-}
-
-function describe(token: Token): string {
-  switch (token.type) {
-    case 'eof':
-      return 'the end of the query';
-    case 'string':
-      return `"${token.text}"`;
-    case 'word':
-    case 'number':
-    case 'duration':
-      return `'${token.text}'`;
-    default:
-      return `'${token.text}'`;
   }
 }
