@@ -2,13 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AccessGate } from '../access/access-gate.ts';
-import { onExpiry } from '../access/expiry.ts';
 import { hasScope, type Scope } from '../access/principal.ts';
 import { nodeHeaders, type Viewer } from '../http/client-identity.ts';
 import { normalizeOrigin, type OriginList, originList } from '../http/origins.ts';
 import { PathTable } from '../http/router.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import { CLOSE_UNAUTHENTICATED, ClientConnections } from './client-connections.ts';
 import { boundSends, CLOSE_POLICY, closeReason, type SocketLimits } from './socket-limits.ts';
 
 export interface WsRouteContext {
@@ -35,7 +35,7 @@ export interface UpgradeRouterOptions extends SocketLimits {
 }
 
 /** Close codes for refused callers, in the 4000 range applications own (HTTP's status + 4000). */
-export const CLOSE_UNAUTHENTICATED = 4401;
+export { CLOSE_UNAUTHENTICATED } from './client-connections.ts';
 export const CLOSE_FORBIDDEN = 4403;
 
 export interface WsRouteOptions {
@@ -82,10 +82,7 @@ export class UpgradeRouter {
   readonly #routes: WsRoute[] = [];
   readonly #origins: OriginList;
   readonly #limits: SocketLimits;
-  /** Open connections (and upgrades under way) per client key. */
-  readonly #perClient = new Map<string, number>();
-  /** Open sockets per client key, to end them when the client's key is revoked. */
-  readonly #sockets = new Map<string, Set<WebSocket>>();
+  readonly #clients: ClientConnections;
   #closing = false;
 
   constructor(
@@ -95,6 +92,7 @@ export class UpgradeRouter {
   ) {
     this.#origins = originList(options.allowedOrigins);
     this.#limits = { maxBufferedBytes: options.maxBufferedBytes, subscribeRate: options.subscribeRate };
+    this.#clients = new ClientConnections(options.maxConnectionsPerClient);
   }
 
   /**
@@ -199,8 +197,7 @@ export class UpgradeRouter {
     viewer: Viewer,
   ): void {
     const client = viewer.clientId;
-    const open = this.#perClient.get(client) ?? 0;
-    if (open >= this.options.maxConnectionsPerClient) {
+    if (!this.#clients.reserve(client, socket)) {
       this.logger.info({ route: match.template }, 'websocket upgrade refused: too many connections');
       refuse(
         socket,
@@ -209,18 +206,11 @@ export class UpgradeRouter {
       );
       return;
     }
-    // Counted from here, released when the TCP socket closes: a failed handshake releases too.
-    this.#perClient.set(client, open + 1);
-    socket.once('close', () => {
-      const left = (this.#perClient.get(client) ?? 1) - 1;
-      if (left > 0) this.#perClient.set(client, left);
-      else this.#perClient.delete(client);
-    });
     const { server } = match.value;
     server.handleUpgrade(request, socket, head, (ws) => {
       const gauge = this.metrics.wsConnections.labels({ route: match.template });
       gauge.inc();
-      this.#track(client, ws, viewer);
+      this.#clients.track(client, ws, viewer.principal.expiresAt);
       socketViewers.set(ws, viewer);
       ws.once('close', () => gauge.dec());
       ws.on('error', (error) => this.logger.debug({ err: error, route: match.template }, 'websocket error'));
@@ -244,29 +234,9 @@ export class UpgradeRouter {
     });
   }
 
-  /** Remembers the socket under its client, and ends it when the caller's key expires. */
-  #track(client: string, ws: WebSocket, viewer: Viewer): void {
-    let set = this.#sockets.get(client);
-    if (!set) {
-      set = new Set();
-      this.#sockets.set(client, set);
-    }
-    set.add(ws);
-    const cancelExpiry = onExpiry(viewer.principal.expiresAt, () =>
-      ws.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'),
-    );
-    ws.once('close', () => {
-      cancelExpiry();
-      set.delete(ws);
-      if (set.size === 0) this.#sockets.delete(client);
-    });
-  }
-
   /** Ends every connection of one client with 4401 (its key was revoked); returns how many. */
   closeClient(client: string, reason = 'the API key has been revoked'): number {
-    const sockets = [...(this.#sockets.get(client) ?? [])];
-    for (const ws of sockets) ws.close(CLOSE_UNAUTHENTICATED, reason);
-    return sockets.length;
+    return this.#clients.closeClient(client, reason);
   }
 
   /** No Origin is a non-browser client; a browser's must be this server's own or listed. */
