@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { sendText } from '../platform/ws/whole-frames.ts';
 import { dashboardMessages } from './dashboard.protocol.ts';
 import { eventWire } from './dashboard.wire.ts';
 import type { WatchdogEvent } from './events.repository.ts';
@@ -30,9 +31,9 @@ export function eventBytes(event: WatchdogEvent): Buffer {
   return bytes;
 }
 
-/** Sends shared bytes as a text frame, as a string would go (`ws` sends a Buffer as binary unless told). */
+/** Sends shared bytes as a text message, as a string would go (one whole frame where it can). */
 export function sendBytes(socket: WebSocket, bytes: Buffer): void {
-  if (socket.readyState === socket.OPEN) socket.send(bytes, { binary: false });
+  sendText(socket, bytes);
 }
 
 export type ReadResult<T> =

@@ -11,7 +11,7 @@ describe('price connection objects', () => {
     const outlet = new SocketOutlet(socket as unknown as WebSocket, 100);
     const data = messages.data('price', 'sub', [{ symbol: 'AAPL', price: 1 }]);
     outlet.send(data);
-    expect(socket.send).toHaveBeenCalledWith(JSON.stringify(data));
+    expect(socket.send).toHaveBeenCalledWith(JSON.stringify(data), { binary: false });
     expect(outlet.backedUp()).toBe(false);
     socket.bufferedAmount = 101;
     expect(outlet.backedUp()).toBe(true);

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { sendText } from '../../platform/ws/whole-frames.ts';
 import type { PriceListener, PriceTick } from '../hub/price-hub.ts';
 import type { DataOutlet, PriceSubscription } from './price-stream.subscription.ts';
 import { messageText } from './price-stream.wire.ts';
@@ -22,7 +23,7 @@ export class SocketOutlet implements DataOutlet {
 
   /** Data messages are put together from items whose JSON every subscription shares. */
   send(message: object): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(messageText(message));
+    if (this.socket.readyState === this.socket.OPEN) sendText(this.socket, messageText(message));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, handleProtocols, type JSONMessageReplacer, type Server } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { wholeFrames } from '../ws/whole-frames.ts';
 
 /**
  * graphql-ws's protocol server (`makeServer`) on `ws` sockets, in place of the library's own
@@ -58,21 +59,33 @@ const TEXT_FRAME = Object.freeze({ binary: false });
  * Sends `next` messages of one operation straight to its socket (direct delivery of shared results,
  * see direct-delivery.ts): the same bytes graphql-ws would send for the same result. The payload is
  * encoded once for every subscriber; each message is its envelope's bytes and the payload's, copied
- * into one buffer (no string is built, measured or encoded per subscriber).
+ * into one buffer (no string is built, measured or encoded per subscriber). Where the socket takes
+ * whole frames (whole-frames.ts), that buffer is the whole frame, written at once.
  */
 export function nextSender(socket: WebSocket, id: string): (payload: object) => void {
   const head = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
+  const frames = wholeFrames(socket);
+  const fill = (message: Buffer, body: Buffer) => {
+    const at = message.length - body.length - head.length - 1;
+    message.set(head, at);
+    message.set(body, at + head.length);
+    message[message.length - 1] = 0x7d; // the envelope's closing brace
+  };
   return (payload) => {
     if (socket.readyState !== socket.OPEN) return;
     const body = payloadBuffer(payload);
     const size = head.length + body.length + 1;
-    // A message sent while nothing waits before it may be cut from Node's shared 8 KB buffer pool;
-    // one that joins a backlog gets memory of its own, so a slow reader's queue holds its messages
-    // and not whole pools (the bound on unsent bytes stays a bound on memory).
+    if (frames) {
+      const frame = frames.frame(size);
+      if (frame === undefined) return;
+      fill(frame, body);
+      frames.write(frame);
+      return;
+    }
+    // As FrameWriter does: a message joining a backlog gets memory of its own, not a slice of the
+    // shared buffer pool, so a slow reader's queue holds its messages and not whole pools.
     const message = socket.bufferedAmount === 0 ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size);
-    message.set(head, 0);
-    message.set(body, head.length);
-    message[size - 1] = 0x7d; // the envelope's closing brace
+    fill(message, body);
     socket.send(message, TEXT_FRAME);
   };
 }

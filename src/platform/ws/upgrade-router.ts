@@ -10,6 +10,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { CLOSE_UNAUTHENTICATED, ClientConnections } from './client-connections.ts';
 import { boundSends, CLOSE_POLICY, closeReason, type SocketLimits } from './socket-limits.ts';
+import { allowWholeFrames } from './whole-frames.ts';
 
 export interface WsRouteContext {
   readonly params: Readonly<Record<string, string>>;
@@ -215,6 +216,7 @@ export class UpgradeRouter {
       ws.once('close', () => gauge.dec());
       ws.on('error', (error) => this.logger.debug({ err: error, route: match.template }, 'websocket error'));
       boundSends(ws, this.#limits.maxBufferedBytes);
+      allowWholeFrames(ws, socket, this.#limits.maxBufferedBytes);
       const context: WsRouteContext = {
         params: match.params,
         template: match.template,
