@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
-import { parseConfig } from '../../src/config.ts';
-import { createFakeProvider } from '../support/fake-provider.ts';
+import type { ServerModules } from './bundled-server.ts';
 import { summarize } from './stats.ts';
 
 /**
@@ -60,9 +59,11 @@ export const SYMBOLS = [
 
 /**
  * A fan-out server's market (a fake provider streaming SYMBOLS) and settings for up to `clients`
- * connections from one address, in a new data directory (the caller removes it).
+ * connections from one address, in a new data directory (the caller removes it), from the server
+ * code `server` (bundled-server.ts).
  */
-export function fanoutServer(clients: number) {
+export function fanoutServer(server: ServerModules, clients: number) {
+  const { createFakeProvider, parseConfig } = server;
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
   for (const [i, s] of SYMBOLS.entries()) fake.prices.set(s, 100 + i);

@@ -1,12 +1,8 @@
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { buildApp } from '../../src/app.ts';
-import { createDeps } from '../../src/deps.ts';
-import { modules } from '../../src/modules.ts';
-import { createLogger } from '../../src/platform/observability/logger.ts';
-import { WatchdogEventBus } from '../../src/watchdogs/event-bus.ts';
-import { matchesEventFilter } from '../../src/watchdogs/event-filter.ts';
+import type { WatchdogEventBus } from '../../src/watchdogs/event-bus.ts';
 import type { WatchdogsApi } from '../../src/watchdogs/watchdogs-api.ts';
+import { bundledServer, type ServerModules } from './bundled-server.ts';
 import {
   clientWorker,
   compare,
@@ -27,6 +23,7 @@ import { table } from './stats.ts';
  * Measured: time to connect every client (until its opening messages arrived), delivery latency
  * from the upstream tick (the event's publish) to each client, CPU per delivered message, and
  * server heap per subscriber (after a full GC, connected minus before).
+ * The server's code is bundled as `npm start` runs it (bundled-server.ts).
  * FANOUT_WS_SIZES sets N (default 1000,5000), FANOUT_WS_ROUNDS the measured rounds (default 5).
  *
  * The dashboard's events ride a watchdog event bus of this benchmark with room for N listeners
@@ -40,7 +37,9 @@ const EVENT_TEXT = 'bench event ';
 
 export async function run(): Promise<void> {
   const most = Math.max(...SIZES);
-  const { dataDir, fake, config } = fanoutServer(most);
+  const server = await bundledServer();
+  const { buildApp, createDeps, createLogger, modules, WatchdogEventBus } = server;
+  const { dataDir, fake, config } = fanoutServer(server, most);
   const deps = await createDeps(config, modules, { providers: [fake] });
   const bus = new WatchdogEventBus({
     database: deps.database,
@@ -48,7 +47,10 @@ export async function run(): Promise<void> {
     logger: createLogger('silent'),
     maxListeners: most + 100,
   });
-  const app = buildApp({ ...deps, watchdogs: onBus(deps.watchdogs, bus) }, modules);
+  const app = buildApp(
+    { ...deps, watchdogs: onBus(deps.watchdogs, bus, server.matchesEventFilter) },
+    modules,
+  );
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   await bus.start();
   const clients = clientWorker();
@@ -130,7 +132,11 @@ function bareMessage(kind: 'prices' | 'dashboard', key: number, i: number) {
 }
 
 /** The watchdogs with their event feed on `bus` (filtered as the service's own feed filters). */
-function onBus<T extends WatchdogsApi>(watchdogs: T, bus: WatchdogEventBus): T {
+function onBus<T extends WatchdogsApi>(
+  watchdogs: T,
+  bus: WatchdogEventBus,
+  matchesEventFilter: ServerModules['matchesEventFilter'],
+): T {
   const subscribe: WatchdogsApi['subscribe'] = (filter, listener) =>
     bus.subscribe((event) => (matchesEventFilter(event, filter) ? listener(event) : undefined));
   return new Proxy(watchdogs, {

@@ -1,8 +1,6 @@
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { buildApp } from '../../src/app.ts';
-import { createDeps } from '../../src/deps.ts';
-import { modules } from '../../src/modules.ts';
+import { bundledServer } from './bundled-server.ts';
 import {
   clientWorker,
   compare,
@@ -21,7 +19,8 @@ import { table } from './stats.ts';
  * clients run in a worker thread (fanout-clients.ts), so the server's CPU is the main thread's.
  * Measured: time to connect, subscribe and get every snapshot, delivery latency from the upstream
  * tick to each client, CPU per delivered message (the server's, and the whole process's), and
- * server heap per subscriber. FANOUT_SIZES sets N (default 1000,5000), FANOUT_ROUNDS the measured
+ * server heap per subscriber. The server's code is bundled as `npm start` runs it (bundled-server.ts).
+ * FANOUT_SIZES sets N (default 1000,5000), FANOUT_ROUNDS the measured
  * rounds (default 8).
  */
 const SIZES = (process.env.FANOUT_SIZES ?? '1000,5000').split(',').map(Number);
@@ -33,7 +32,9 @@ const QUERY = `subscription ($symbols: [String!]!) { prices(symbols: $symbols, i
 
 export async function run(): Promise<void> {
   const most = Math.max(...SIZES);
-  const { dataDir, fake, config } = fanoutServer(most);
+  const server = await bundledServer();
+  const { buildApp, createDeps, modules } = server;
+  const { dataDir, fake, config } = fanoutServer(server, most);
   const app = buildApp(await createDeps(config, modules, { providers: [fake] }), modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   const clients = clientWorker();
