@@ -4,10 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { buildApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/config.ts';
-import { createDeps } from '../../src/deps.ts';
-import { modules } from '../../src/modules.ts';
+import { bundledServer } from './bundled-server.ts';
 import { load as baseLoad } from './http-load.ts';
 import { summarize, table } from './stats.ts';
 
@@ -34,6 +31,8 @@ const QUERY_TEXT = '{ serverInfo { name version databaseMode } }';
 const QUERY = JSON.stringify({ query: QUERY_TEXT });
 
 export async function run(): Promise<void> {
+  // The server's code as `npm start` runs it (bundled-server.ts).
+  const { buildApp, createDeps, modules, parseConfig } = await bundledServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const config = parseConfig({
     LOG_LEVEL: 'silent',
