@@ -41,8 +41,20 @@ export function ema(values: ArrayLike<number>, period: number): Series {
   return out;
 }
 
-/** Writes the SMA-seeded EMA of values[start..] into out[start + period - 1..]. */
+/**
+ * Writes the SMA-seeded EMA of values[start..] into out[start + period - 1..].
+ *
+ * The same loop twice, once per kind of output: V8 compiles a loop's stores for the kinds of array
+ * that loop has seen, and one loop that has stored into both a plain array and a Float64Array runs
+ * at half the speed on either (measured: 100,000 points in 0.65-0.8 ms instead of 0.36 ms, once a
+ * short series had been computed in the same process, as every server computes both).
+ */
 export function emaInto(values: ArrayLike<number>, start: number, period: number, out: Series): void {
+  if (Array.isArray(out)) emaIntoArray(values, start, period, out);
+  else emaIntoTyped(values, start, period, out);
+}
+
+function emaIntoArray(values: ArrayLike<number>, start: number, period: number, out: number[]): void {
   const n = values.length;
   const a = 2 / (period + 1);
   const b = 1 - a;
@@ -51,6 +63,40 @@ export function emaInto(values: ArrayLike<number>, start: number, period: number
   // recurrence's speed) instead of four; the three values between come from y[i-1] off that chain.
   // Unrolling the same recurrence, it agrees with the one-bar form to a few ulps, and being
   // contractive, rounding does not accumulate.
+  const b2 = b * b;
+  const b4 = b2 * b2;
+  const ab = a * b;
+  const ab2 = a * b2;
+  const ab3 = ab2 * b;
+  let prev = windowSum(values, start, start + period) / period;
+  out[start + period - 1] = prev;
+  let i = start + period;
+  for (; i + 3 < n; i += 4) {
+    const x0 = values[i]!;
+    const x1 = values[i + 1]!;
+    const x2 = values[i + 2]!;
+    const x3 = values[i + 3]!;
+    const y0 = a * x0 + b * prev;
+    const y1 = a * x1 + b * y0;
+    const y2 = a * x2 + b * y1;
+    prev = b4 * prev + (a * x3 + ab * x2 + (ab2 * x1 + ab3 * x0));
+    out[i] = y0;
+    out[i + 1] = y1;
+    out[i + 2] = y2;
+    out[i + 3] = prev;
+  }
+  for (; i < n; i++) {
+    prev = a * values[i]! + b * prev;
+    out[i] = prev;
+  }
+}
+
+/** emaIntoArray for a Float64Array output: keep the two loops the same. */
+function emaIntoTyped(values: ArrayLike<number>, start: number, period: number, out: Float64Array): void {
+  const n = values.length;
+  const a = 2 / (period + 1);
+  const b = 1 - a;
+  // As in emaIntoArray.
   const b2 = b * b;
   const b4 = b2 * b2;
   const ab = a * b;
