@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ema } from './moving-averages.ts';
+import { ema, emaInto } from './moving-averages.ts';
 import { macd } from './oscillators.ts';
 import { HEAP_SERIES_MAX_LENGTH, overwrittenSeries } from './series.ts';
 
@@ -91,5 +91,23 @@ describe('indicators whose outputs are not zeroed first', () => {
     expect(Array.prototype.every.call(longer, Number.isNaN)).toBe(true);
     expect(overwrittenSeries(HEAP_SERIES_MAX_LENGTH + 1, 10)).toBeInstanceOf(Float64Array);
     expect(overwrittenSeries(0, 0)).toHaveLength(0);
+  });
+});
+
+describe('emaInto', () => {
+  it('writes the same values into a plain array and into a Float64Array (its two loops agree)', () => {
+    for (const n of [0, 1, 19, 20, 21, 22, 23, 24, 25, 97, 2_520]) {
+      const values = Array.from({ length: n }, (_, i) => 100 + Math.sin(i / 5) * 3 + ((i * 7919) % 13) / 10);
+      for (const start of [0, 3]) {
+        if (n - start < 20) continue;
+        const plain = values.map(() => Number.NaN);
+        const typed = new Float64Array(n).fill(Number.NaN);
+        emaInto(values, start, 20, plain);
+        emaInto(values, start, 20, typed);
+        expect(Array.isArray(plain)).toBe(true);
+        expect([...typed]).toEqual(plain);
+        expect(plain.at(-1)).toBeCloseTo(referenceEma(values.slice(start), 20).at(-1)!, 9);
+      }
+    }
   });
 });
