@@ -65,12 +65,6 @@ const TEXT_FRAME = Object.freeze({ binary: false });
 export function nextSender(socket: WebSocket, id: string): (payload: object) => void {
   const head = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
   const frames = wholeFrames(socket);
-  const fill = (message: Buffer, body: Buffer) => {
-    const at = message.length - body.length - head.length - 1;
-    message.set(head, at);
-    message.set(body, at + head.length);
-    message[message.length - 1] = 0x7d; // the envelope's closing brace
-  };
   return (payload) => {
     if (socket.readyState !== socket.OPEN) return;
     const body = payloadBuffer(payload);
@@ -78,16 +72,24 @@ export function nextSender(socket: WebSocket, id: string): (payload: object) => 
     if (frames) {
       const frame = frames.frame(size);
       if (frame === undefined) return;
-      fill(frame, body);
+      fillNext(frame, head, body);
       frames.write(frame);
       return;
     }
     // As FrameWriter does: a message joining a backlog gets memory of its own, not a slice of the
     // shared buffer pool, so a slow reader's queue holds its messages and not whole pools.
     const message = socket.bufferedAmount === 0 ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size);
-    fill(message, body);
+    fillNext(message, head, body);
     socket.send(message, TEXT_FRAME);
   };
+}
+
+/** Writes the envelope's head, the payload and the closing brace at the end of `message`. */
+function fillNext(message: Buffer, head: Buffer, body: Buffer): void {
+  const at = message.length - body.length - head.length - 1;
+  message.set(head, at);
+  message.set(body, at + head.length);
+  message[message.length - 1] = 0x7d; // the envelope's closing brace
 }
 
 function spliced(data: string): string {
