@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, handleProtocols, type JSONMessageReplacer, type Server } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
-import { wholeFrames } from '../ws/whole-frames.ts';
+import { sendText, wholeFrames } from '../ws/whole-frames.ts';
 
 /**
  * graphql-ws's protocol server (`makeServer`) on `ws` sockets, in place of the library's own
@@ -52,9 +52,6 @@ function payloadBuffer(payload: object): Buffer {
   return bytes;
 }
 
-/** `ws` options for a text frame whose data is given as bytes. */
-const TEXT_FRAME = Object.freeze({ binary: false });
-
 /**
  * Sends `next` messages of one operation straight to its socket (direct delivery of shared results,
  * see direct-delivery.ts): the same bytes graphql-ws would send for the same result. The payload is
@@ -80,7 +77,7 @@ export function nextSender(socket: WebSocket, id: string): (payload: object) => 
     // shared buffer pool, so a slow reader's queue holds its messages and not whole pools.
     const message = socket.bufferedAmount === 0 ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size);
     fillNext(message, head, body);
-    socket.send(message, TEXT_FRAME);
+    sendText(socket, message);
   };
 }
 
