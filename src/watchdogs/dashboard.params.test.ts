@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../platform/errors.ts';
-import { eventParams, listParam, monitorParams } from './dashboard.params.ts';
+import { eventParams, listParam, monitorParams, streamParams } from './dashboard.params.ts';
 
 /** Reads a thrown ValidationError as the field it names. */
 function refusal(run: () => unknown): string {
@@ -54,6 +54,47 @@ describe('query parameters', () => {
     expect(refusal(() => eventParams(params('since=yesterday')))).toBe('since');
     expect(refusal(() => eventParams(params('cursor=abc')))).toBe('cursor');
     expect(refusal(() => eventParams(params('limit=1000')))).toBe('accepted');
+  });
+
+  it('reads the stream parameters: a first filter and a replay, neither by default', () => {
+    expect(streamParams(params('key=abc'))).toEqual({ filter: undefined, replay: undefined });
+    expect(
+      streamParams(
+        params('last=50&severity=high,critical&event_type=flash_crash&watchdog=price_anomaly&symbol=aapl'),
+      ),
+    ).toEqual({
+      filter: {
+        severities: ['high', 'critical'],
+        eventTypes: ['flash_crash'],
+        watchdogs: ['price_anomaly'],
+        symbols: ['AAPL'],
+        since: undefined,
+        until: undefined,
+      },
+      replay: { last: 50, afterId: undefined, since: undefined },
+    });
+    expect(streamParams(params('since=01JXP3YV8Q0000000000000000')).replay).toEqual({
+      last: 1000,
+      afterId: '01JXP3YV8Q0000000000000000',
+      since: undefined,
+    });
+    expect(streamParams(params('since=2025-06-11T15:00:00Z&last=5')).replay).toEqual({
+      last: 5,
+      afterId: undefined,
+      since: new Date('2025-06-11T15:00:00Z'),
+    });
+  });
+
+  it('names the stream parameter at fault', () => {
+    expect(refusal(() => streamParams(params('last=0')))).toBe('last');
+    expect(refusal(() => streamParams(params('last=1001')))).toBe('last');
+    expect(refusal(() => streamParams(params('last=many')))).toBe('last');
+    expect(refusal(() => streamParams(params('last=')))).toBe('last');
+    expect(refusal(() => streamParams(params('since=yesterday')))).toBe('since');
+    expect(refusal(() => streamParams(params('since=')))).toBe('since');
+    expect(refusal(() => streamParams(params('severity=urgent&last=5')))).toBe('severity');
+    expect(refusal(() => streamParams(params('event_types=nope')))).toBe('event_type');
+    expect(refusal(() => streamParams(params('last=1000&since=2025-06-11')))).toBe('accepted');
   });
 
   it('reads the monitor parameters, refusing a missing, empty or too long symbol list', () => {

@@ -6,7 +6,8 @@
 import { ValidationError } from '../platform/errors.ts';
 import { enumName } from '../platform/graphql/enum-values.ts';
 import { WATCHDOG_NAMES, type WatchdogName } from './detectors/types.ts';
-import { type EventQuery, parseEventQuery } from './event-filter.ts';
+import { type EventFilter, type EventQuery, parseEventQuery } from './event-filter.ts';
+import { MAX_REPLAY_EVENTS, parseReplay, type ReplayRequest } from './event-replay.ts';
 
 /** A REST parameter for each filter field, so an error names what the client wrote. */
 const PARAMETER: Readonly<Record<string, string>> = {
@@ -26,10 +27,10 @@ export function listParam(params: URLSearchParams, ...names: string[]): string[]
     .filter(Boolean);
 }
 
-function intParam(params: URLSearchParams, name: string): number | undefined {
+function intParam(params: URLSearchParams, name: string, problem = 'must be an integer'): number | undefined {
   const raw = params.get(name);
   if (raw === null) return undefined;
-  if (!/^-?\d{1,7}$/.test(raw.trim())) throw new ValidationError(name, 'must be an integer');
+  if (!/^-?\d{1,7}$/.test(raw.trim())) throw new ValidationError(name, problem);
   return Number(raw);
 }
 
@@ -69,6 +70,47 @@ export function eventParams(params: URLSearchParams): {
     ...(query.until ? { until: query.until.toISOString() } : {}),
   };
   return { query, variables: { filter, limit: query.limit, cursor: input.cursor ?? null } };
+}
+
+/** What the upgrade URL of /dashboard/stream asks for. */
+export interface StreamParams {
+  /** The connection's first filter (a `filter` message replaces it); undefined: every event. */
+  readonly filter: EventFilter | undefined;
+  /** Stored events to send before the live ones; undefined: none. */
+  readonly replay: ReplayRequest | undefined;
+}
+
+/**
+ * The query parameters of /dashboard/stream: the filter by the names GET /dashboard/events takes
+ * (`severity`, `event_type`, `watchdog`, `symbol`, each repeated or comma-separated) and the replay
+ * (`last`, `since`; event-replay.ts). Other parameters (`key`) are not the stream's. ValidationError
+ * names the parameter as the client wrote it.
+ */
+export function streamParams(params: URLSearchParams): StreamParams {
+  const lists = {
+    severities: listParam(params, 'severity', 'severities'),
+    eventTypes: listParam(params, 'event_type', 'event_types'),
+    watchdogs: listParam(params, 'watchdog', 'watchdogs'),
+    symbols: listParam(params, 'symbol', 'asset', 'assets', 'symbols'),
+  };
+  let filter: EventFilter | undefined;
+  try {
+    const { severities, eventTypes, watchdogs, symbols } = parseEventQuery(lists);
+    const narrows = [severities, eventTypes, watchdogs, symbols].some((list) => list.length > 0);
+    filter = narrows
+      ? { severities, eventTypes, watchdogs, symbols, since: undefined, until: undefined }
+      : undefined;
+  } catch (error) {
+    if (error instanceof ValidationError && PARAMETER[error.field]) {
+      throw new ValidationError(PARAMETER[error.field]!, error.message.slice(error.field.length + 2));
+    }
+    throw error;
+  }
+  const replay = parseReplay({
+    last: intParam(params, 'last', `must be an integer from 1 to ${MAX_REPLAY_EVENTS}`),
+    since: params.get('since'),
+  });
+  return { filter, replay };
 }
 
 /** The parameters of GET /dashboard/assets/monitor as variables of the `quotes` query. */

@@ -8,6 +8,10 @@
  *     metadata}}                                    each watchdog event as it is stored (spec 2.4)
  *   {"type":"health","data":{"status":"healthy"|"degraded"|"unhealthy","watchdogs":[health records],
  *     "timestamp"}}                                 every STATS_INTERVAL_MS, and when a status changes
+ *   {"type":"replay","data":{"count","complete"}}   after the stored events a connection asked for
+ *                                                   in its URL (sent as `event` messages, oldest first,
+ *                                                   after the opening health and before any live event);
+ *                                                   `complete` is false when older ones were left out
  *   {"type":"pong","data":{"timestamp"}}            the answer to a ping
  *   {"type":"filter","data":{severities, event_types, watchdogs, symbols}}   a filter, as now applied
  *   {"type":"error","data":{"code","message","field"?}}  a message that could not be taken; the
@@ -20,6 +24,15 @@
  *     event about no asset passes any symbol filter); `{"filter":{}}` receives everything again.
  *
  * Anything else gets an error message. A connection receives every event until it sends a filter.
+ *
+ * Query parameters of the upgrade URL (dashboard.params.ts `streamParams`), all optional:
+ *   severity, event_type, watchdog, symbol   the first filter (as a filter message would set it)
+ *   last=N                                   replay the newest N stored events that pass it (1..1000)
+ *   since=<event id | ISO 8601 date-time>    replay the stored events after that id (exclusive: a
+ *                                            reconnecting client resumes without a gap or a repeat)
+ *                                            or that occurred at or after that time; the newest
+ *                                            `last` of them, or 1000
+ * A bad one gets an error message naming the parameter, and the connection is closed with 1008.
  */
 import { ValidationError } from '../platform/errors.ts';
 import { type EventFilter, parseEventQuery } from './event-filter.ts';
@@ -132,6 +145,8 @@ export const dashboardMessages = {
     type: 'health',
     data: { status, watchdogs, timestamp: timestamp.toISOString() },
   }),
+  /** After the replayed events: how many, and whether older ones the request selects were left out. */
+  replay: (count: number, complete: boolean) => ({ type: 'replay', data: { count, complete } }),
   pong: (timestamp: Date) => ({ type: 'pong', data: { timestamp: timestamp.toISOString() } }),
   filter: (filter: EventFilter) => ({
     type: 'filter',

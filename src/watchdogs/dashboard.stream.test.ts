@@ -6,6 +6,7 @@ import { createLogger } from '../platform/observability/logger.ts';
 import type { WsRouteContext } from '../platform/ws/upgrade-router.ts';
 import { DashboardStream } from './dashboard.stream.ts';
 import { type EventFilter, matchesEventFilter } from './event-filter.ts';
+import type { ReplayRequest, ReplayResult } from './event-replay.ts';
 import type { WatchdogEvent } from './events.repository.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
 
@@ -16,12 +17,15 @@ class FakeSocket extends EventEmitter {
   readyState = 1;
   bufferedAmount = 0;
   readonly sent: Array<{ readonly data: unknown; readonly options: unknown }> = [];
+  closedWith: number | undefined;
 
   send(data: unknown, options?: unknown): void {
     this.sent.push({ data, options });
   }
 
-  close(): void {
+  close(code = 1000): void {
+    if (this.readyState === this.CLOSED) return;
+    this.closedWith = code;
     this.readyState = this.CLOSED;
     this.emit('close', 1000, Buffer.alloc(0));
   }
@@ -33,6 +37,14 @@ class FakeSocket extends EventEmitter {
 
   ofType(type: string) {
     return this.sent.filter(({ data }) => String(data).startsWith(`{"type":"${type}"`));
+  }
+
+  /** Each message as `type` or, for an event, `event:<id>`. */
+  summary(): string[] {
+    return this.texts().map((text) => {
+      const message = JSON.parse(text);
+      return message.type === 'event' ? `event:${message.data.event_id}` : message.type;
+    });
   }
 }
 
@@ -58,10 +70,16 @@ const health: WatchdogHealth = {
   updatedBy: null,
 };
 
-/** Watchdogs whose feed the test drives; stats and health reads are counted. */
+/** Watchdogs whose feed the test drives; stats and health reads are counted, replays answered by the test. */
 function fakeWatchdogs() {
   const listeners = new Set<(event: WatchdogEvent) => void>();
   const reads = { stats: 0, health: 0 };
+  const replays: Array<{
+    request: ReplayRequest;
+    filter: EventFilter;
+    resolve: (result: ReplayResult) => void;
+    reject: (error: Error) => void;
+  }> = [];
   const api = {
     names: ['price_anomaly'],
     async stats(): Promise<DashboardStats> {
@@ -88,11 +106,16 @@ function fakeWatchdogs() {
     get listenerCount() {
       return listeners.size;
     },
+    replayEvents(request: ReplayRequest, filter: EventFilter) {
+      return new Promise<ReplayResult>((resolve, reject) => {
+        replays.push({ request, filter, resolve, reject });
+      });
+    },
   };
   const publish = (event: WatchdogEvent) => {
     for (const listener of listeners) listener(event);
   };
-  return { api: api as unknown as WatchdogsApi, publish, reads, listeners };
+  return { api: api as unknown as WatchdogsApi, publish, reads, listeners, replays };
 }
 
 const event = (id: string, severity: WatchdogEvent['severity']): WatchdogEvent => ({
@@ -114,9 +137,9 @@ function setup() {
   const watchdogs = fakeWatchdogs();
   const clock = new ManualClock(at);
   const stream = new DashboardStream({ watchdogs: watchdogs.api, clock, logger: createLogger('silent') });
-  const connect = () => {
+  const connect = (url = '/dashboard/stream') => {
     const socket = new FakeSocket();
-    stream.onConnection(socket as unknown as WebSocket, {} as WsRouteContext);
+    stream.onConnection(socket as unknown as WebSocket, { request: { url } } as unknown as WsRouteContext);
     return socket;
   };
   return { watchdogs, clock, stream, connect };
@@ -203,5 +226,90 @@ describe('dashboard stream fan-out', () => {
     await clock.advance(20_000);
     expect(early.ofType('event')).toHaveLength(0);
     expect(clock.pending).toBe(0);
+  });
+
+  it('replays stored events after the opening health, then the live events heard meanwhile, each once', async () => {
+    const { watchdogs, connect } = setup();
+    const socket = connect('/dashboard/stream?last=3&severity=high&key=k');
+    expect(watchdogs.replays).toHaveLength(1);
+    const [replay] = watchdogs.replays;
+    expect(replay!.request).toEqual({ last: 3, afterId: undefined, since: undefined });
+    expect(replay!.filter.severities).toEqual(['high']);
+    // Heard before the stored events were read: AB is among them, AA does not pass the filter.
+    watchdogs.publish(event('01JXP0000000000000000000AB', 'high'));
+    watchdogs.publish(event('01JXP0000000000000000000AA', 'low'));
+    await settled();
+    await settled();
+    expect(socket.summary()).toEqual(['stats', 'health']);
+    replay!.resolve({
+      events: ['01JXP00000000000000000009Z', '01JXP0000000000000000000AB', '01JXP0000000000000000000AC'].map(
+        (id) => event(id, 'high'),
+      ),
+      complete: false,
+    });
+    await settled();
+    // AC's own notification arrives after the replay went out; AD was stored after the read.
+    watchdogs.publish(event('01JXP0000000000000000000AC', 'high'));
+    watchdogs.publish(event('01JXP0000000000000000000AD', 'high'));
+    expect(socket.summary()).toEqual([
+      'stats',
+      'health',
+      'event:01JXP00000000000000000009Z',
+      'event:01JXP0000000000000000000AB',
+      'event:01JXP0000000000000000000AC',
+      'replay',
+      'event:01JXP0000000000000000000AD',
+    ]);
+    expect(JSON.parse(socket.ofType('replay')[0]!.data as string)).toEqual({
+      type: 'replay',
+      data: { count: 3, complete: false },
+    });
+    socket.close();
+  });
+
+  it('refuses a bad parameter by name, before it listens, and closes with 1008', () => {
+    const { watchdogs, stream, connect } = setup();
+    for (const [query, field] of [
+      ['last=0', 'last'],
+      ['last=5000', 'last'],
+      ['since=tomorrow', 'since'],
+      ['severity=urgent', 'severity'],
+    ]) {
+      const socket = connect(`/dashboard/stream?${query}`);
+      expect(JSON.parse(socket.texts()[0]!)).toMatchObject({
+        type: 'error',
+        data: { code: 'BAD_USER_INPUT', field },
+      });
+      expect(socket.closedWith).toBe(1008);
+    }
+    expect(watchdogs.listeners.size).toBe(0);
+    expect(watchdogs.replays).toHaveLength(0);
+    expect(stream.connectionCount).toBe(0);
+  });
+
+  it('says so when the stored events cannot be read, and goes on live', async () => {
+    const { watchdogs, connect } = setup();
+    const socket = connect('/dashboard/stream?since=2025-06-11T00:00:00Z');
+    watchdogs.publish(event('01JXP0000000000000000000AE', 'high'));
+    watchdogs.replays[0]!.reject(new Error('database down'));
+    await settled();
+    await settled();
+    expect(socket.summary()).toEqual(['stats', 'health', 'error', 'event:01JXP0000000000000000000AE']);
+    expect(JSON.parse(socket.ofType('error')[0]!.data as string).data.code).toBe('INTERNAL');
+    socket.close();
+  });
+
+  it('closes a connection that hears more live events than it may hold while it opens, rather than drop some', async () => {
+    const { watchdogs, stream, connect } = setup();
+    const socket = connect('/dashboard/stream?last=10');
+    for (let i = 0; i <= 1_000; i++)
+      watchdogs.publish(event(`01JXP00000000000000000${String(i).padStart(4, '0')}`, 'high'));
+    expect(socket.closedWith).toBe(1013);
+    expect(watchdogs.listeners.size).toBe(0);
+    expect(stream.connectionCount).toBe(0);
+    watchdogs.replays[0]!.resolve({ events: [], complete: true });
+    await settled();
+    await settled();
+    expect(socket.sent).toHaveLength(0);
   });
 });

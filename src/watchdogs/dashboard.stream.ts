@@ -1,10 +1,11 @@
 import type { WebSocket } from 'ws';
 import type { Scheduler, TimerHandle } from '../platform/clock.ts';
-import { isAppError } from '../platform/errors.ts';
+import { isAppError, ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import { CLOSE_POLICY, CLOSE_TRY_AGAIN_LATER, closeReason, RateGate } from '../platform/ws/socket-limits.ts';
 import type { WsRouteContext } from '../platform/ws/upgrade-router.ts';
 import { eventBytes, messageBytes, type ReadResult, SharedRead, sendBytes } from './dashboard.fanout.ts';
+import { type StreamParams, streamParams } from './dashboard.params.ts';
 import {
   HEALTH_POLL_MS,
   MESSAGE_RATE,
@@ -14,6 +15,7 @@ import {
 } from './dashboard.protocol.ts';
 import { healthWire, overallHealth, statsWire, uptimeSeconds } from './dashboard.wire.ts';
 import { ANY_EVENT, type EventFilter, matchesEventFilter } from './event-filter.ts';
+import { ReplayOverlap, type ReplayQuery, type ReplayResult, replayQuery } from './event-replay.ts';
 import type { WatchdogEvent } from './events.repository.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
 
@@ -28,14 +30,26 @@ interface Connection {
   readonly socket: WebSocket;
   /** Narrows the events sent; undefined: every event. */
   filter: EventFilter | undefined;
-  /** Events heard before the opening stats went out (sent right after it, in order). */
+  /** Live events heard before the opening (stats, health, replay) went out; sent right after it, in order. */
   held: WatchdogEvent[] | undefined;
+  /** The stored events asked for in the upgrade URL, being read (`read` never rejects). */
+  replay: PendingReplay | undefined;
+  /** The live events the replay already sent, while some may still come. */
+  overlap: ReplayOverlap | undefined;
   readonly gate: RateGate;
   stop: () => void;
 }
 
-/** Events held for a connection while its opening stats are read. */
-const MAX_HELD = 100;
+interface PendingReplay {
+  readonly query: ReplayQuery;
+  readonly read: Promise<ReadResult<ReplayResult>>;
+}
+
+/**
+ * Live events held for a connection while its opening is read: the bus's bound on a listener's
+ * queue. Past it the connection is closed (1013) rather than left with a gap it cannot see.
+ */
+const MAX_HELD = 1_000;
 
 /**
  * /dashboard/stream (protocol in dashboard.protocol.ts). Each connection listens to the watchdogs'
@@ -43,9 +57,12 @@ const MAX_HELD = 100;
  * takes effect at once. Stats and health are read once per tick for all connections, on a timer
  * that runs only while a connection is open; connections that open together share one read of
  * their opening stats and health. A message many connections get (stats, health, an event) is
- * encoded once and the same bytes go to each. Memory per connection is bounded: the feed drops the
- * oldest events of a listener that falls behind, and the upgrade router closes a socket whose
- * unsent bytes pass WS_MAX_BUFFERED_BYTES.
+ * encoded once and the same bytes go to each. A connection whose URL asks for a replay (`last`,
+ * `since`) listens first, then reads the stored events; it gets them after its opening health, and
+ * the live events heard meanwhile after them, each event once (ReplayOverlap). Memory per
+ * connection is bounded: a replay holds at most MAX_REPLAY_EVENTS, the live events held while a
+ * connection opens are bounded (MAX_HELD), the feed drops the oldest events of a listener that falls
+ * behind, and the upgrade router closes a socket whose unsent bytes pass WS_MAX_BUFFERED_BYTES.
  */
 export class DashboardStream {
   readonly #connections = new Set<Connection>();
@@ -67,11 +84,23 @@ export class DashboardStream {
     return this.#connections.size;
   }
 
-  onConnection = (socket: WebSocket, _route: WsRouteContext): void => {
+  onConnection = (socket: WebSocket, route: WsRouteContext): void => {
+    let params: StreamParams;
+    try {
+      params = streamParams(new URL(route.request.url ?? '/', 'http://localhost').searchParams);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      // Refused before anything starts, as /ws/prices refuses a bad subscription: the error, then 1008.
+      this.#send({ socket }, messages.error('BAD_USER_INPUT', error.message, error.field));
+      socket.close(CLOSE_POLICY, closeReason(error.message));
+      return;
+    }
     const connection: Connection = {
       socket,
-      filter: undefined,
+      filter: params.filter,
       held: [],
+      replay: undefined,
+      overlap: undefined,
       gate: new RateGate(MESSAGE_RATE.perSecond, MESSAGE_RATE.burst),
       stop: () => {},
     };
@@ -83,6 +112,17 @@ export class DashboardStream {
       socket.close(CLOSE_TRY_AGAIN_LATER, closeReason(error.message));
       return;
     }
+    if (params.replay) {
+      // Read once the connection listens, so an event stored meanwhile is live, replayed, or both (sent once).
+      const filter = params.filter ?? ANY_EVENT;
+      connection.replay = {
+        query: replayQuery(params.replay, filter),
+        read: this.deps.watchdogs.replayEvents(params.replay, filter).then(
+          (value) => ({ ok: true, value }),
+          (error: unknown) => ({ ok: false, error }),
+        ),
+      };
+    }
     this.#connections.add(connection);
     socket.on('message', (data, isBinary) => this.#onMessage(connection, isBinary ? '' : String(data)));
     socket.once('close', () => this.#drop(connection));
@@ -90,7 +130,10 @@ export class DashboardStream {
     this.#opening.add(connection);
   };
 
-  /** Each connection gets the opening stats and health (the same bytes), then the events heard meanwhile. */
+  /**
+   * Each connection gets the opening stats and health (the same bytes), then its replay when it
+   * asked for one, then the live events heard meanwhile.
+   */
   #open(connections: readonly Connection[], read: ReadResult<[DashboardStats, WatchdogHealth[]]>): void {
     let opening: readonly Buffer[] = [];
     try {
@@ -103,24 +146,64 @@ export class DashboardStream {
     for (const connection of connections) {
       try {
         for (const bytes of opening) sendBytes(connection.socket, bytes);
-        const held = connection.held ?? [];
-        connection.held = undefined;
-        for (const event of held) this.#onEvent(connection, event);
+        if (connection.replay) void this.#replay(connection, connection.replay);
+        else this.#release(connection);
       } catch (error) {
         this.deps.logger.warn({ err: error }, 'dashboard stream could not open a connection');
       }
     }
   }
 
+  /** Sends the stored events (oldest first) and a `replay` message, then what was heard live meanwhile. */
+  async #replay(connection: Connection, replay: PendingReplay): Promise<void> {
+    const read = await replay.read;
+    connection.replay = undefined;
+    if (!this.#connections.has(connection)) return;
+    try {
+      if (read.ok) {
+        const { events, complete } = read.value;
+        connection.overlap = new ReplayOverlap(replay.query, events);
+        let sent = 0;
+        // A filter message sent meanwhile applies to the replay too.
+        for (const event of events) if (this.#sendEvent(connection, event)) sent++;
+        this.#send(connection, messages.replay(sent, complete));
+      } else {
+        this.deps.logger.warn({ err: read.error }, 'dashboard stream could not read the replay');
+        this.#send(
+          connection,
+          messages.error('INTERNAL', 'the stored events could not be read; live events follow'),
+        );
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'dashboard stream could not send the replay');
+    } finally {
+      this.#release(connection);
+    }
+  }
+
+  /** The opening is out: the live events heard meanwhile go now, and later ones as they come. */
+  #release(connection: Connection): void {
+    const held = connection.held ?? [];
+    connection.held = undefined;
+    for (const event of held) this.#onEvent(connection, event);
+  }
+
   #onEvent(connection: Connection, event: WatchdogEvent): void {
     if (connection.held) {
-      if (connection.held.length >= MAX_HELD) connection.held.shift();
-      connection.held.push(event);
+      if (connection.held.length < MAX_HELD) connection.held.push(event);
+      else this.#fellBehind(connection);
       return;
     }
-    if (connection.filter && !matchesEventFilter(event, connection.filter)) return;
+    if (connection.overlap?.repeats(event)) return;
+    this.#sendEvent(connection, event);
+  }
+
+  /** Sends an event that passes the connection's filter; false for one that does not. */
+  #sendEvent(connection: Connection, event: WatchdogEvent): boolean {
+    if (connection.filter && !matchesEventFilter(event, connection.filter)) return false;
     if (connection.socket.readyState === connection.socket.OPEN)
       sendBytes(connection.socket, eventBytes(event));
+    return true;
   }
 
   #onMessage(connection: Connection, raw: string): void {
@@ -149,10 +232,21 @@ export class DashboardStream {
     }
   }
 
+  /** More events came while the connection opened than it may hold: ended, never left with a silent gap. */
+  #fellBehind(connection: Connection): void {
+    this.deps.logger.info({ held: MAX_HELD }, 'dashboard stream connection fell behind while opening');
+    this.#drop(connection);
+    connection.socket.close(
+      CLOSE_TRY_AGAIN_LATER,
+      'too many events while the stream opened; reconnect with since=<last event id>',
+    );
+  }
+
   #drop(connection: Connection): void {
     if (!this.#connections.delete(connection)) return;
     connection.stop();
     connection.held = undefined;
+    connection.overlap = undefined;
     this.#opening.delete(connection);
     if (this.#connections.size > 0) return;
     this.deps.clock.clearTimeout(this.#timer);
@@ -214,7 +308,7 @@ export class DashboardStream {
     for (const connection of this.#connections) if (!connection.held) sendBytes(connection.socket, bytes);
   }
 
-  #send(connection: Connection, message: object): void {
+  #send(connection: Pick<Connection, 'socket'>, message: object): void {
     if (connection.socket.readyState === connection.socket.OPEN)
       connection.socket.send(JSON.stringify(message));
   }

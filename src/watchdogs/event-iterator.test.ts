@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchdogEventListener } from './event-bus.ts';
+import { ANY_EVENT } from './event-filter.ts';
 import { eventIterator } from './event-iterator.ts';
+import { ReplayOverlap, replayQuery } from './event-replay.ts';
 import type { WatchdogEvent } from './events.repository.ts';
 
 const event = (id: string): WatchdogEvent => ({
@@ -107,5 +109,47 @@ describe('eventIterator', () => {
     accept = true;
     state.listener!(event('i'));
     expect(pushed).toEqual(['a', 'b', 'c', 'g']);
+  });
+
+  it('yields a replay before the live events queued meanwhile, each event once, in one batch when pushed', async () => {
+    const { state, subscribe } = feed();
+    const it = eventIterator(subscribe, 2);
+    // Heard while the replay was read: B, stored before the read.
+    state.listener!(event('B'));
+    const stored = [event('A'), event('B'), event('C')];
+    const query = replayQuery({ last: 3, afterId: undefined, since: undefined }, ANY_EVENT);
+    it.replay(stored, new ReplayOverlap(query, stored));
+    // C's own notification comes after the replay (not a second time), then D, stored after the read.
+    state.listener!(event('C'));
+    state.listener!(event('D'));
+    const pushed: string[][] = [];
+    it.offerTo(
+      (e) => {
+        pushed.at(-1)?.push(e.id);
+        return true;
+      },
+      (offerAll) => {
+        pushed.push([]);
+        offerAll();
+      },
+    );
+    expect(pushed).toEqual([['A', 'B', 'C', 'D']]);
+    state.listener!(event('E'));
+    expect(pushed).toEqual([['A', 'B', 'C', 'D', 'E']]);
+  });
+
+  it('keeps a replay whole for a reader that pulls, however small the live bound', async () => {
+    const { state, subscribe } = feed();
+    const it = eventIterator(subscribe, 1);
+    const waiting = it.next();
+    const stored = [event('A'), event('B'), event('C')];
+    it.replay(
+      stored,
+      new ReplayOverlap(replayQuery({ last: 3, afterId: undefined, since: undefined }, ANY_EVENT), stored),
+    );
+    state.listener!(event('D'));
+    const ids = [(await waiting).value?.id];
+    for (let i = 0; i < 3; i++) ids.push((await it.next()).value?.id);
+    expect(ids).toEqual(['A', 'B', 'C', 'D']);
   });
 });

@@ -1,4 +1,5 @@
 import type { WatchdogEventListener } from './event-bus.ts';
+import type { ReplayOverlap } from './event-replay.ts';
 import type { WatchdogEvent } from './events.repository.ts';
 
 /** Events held for one reader that does not keep up; past it the oldest are dropped. */
@@ -15,6 +16,13 @@ export interface EventIterator extends AsyncIterableIterator<WatchdogEvent> {
    * offered inside `batch` (so that a transport can send them in one write).
    */
   offerTo(offer: (event: WatchdogEvent) => boolean, batch?: (offerAll: () => void) => void): void;
+  /**
+   * Puts stored events (oldest first, read after the feed started) before the live ones: the live
+   * events queued so far follow them, without those `overlap` says they already hold, and so do
+   * later ones. Call it before the reader reads and before `offerTo`. The replay does not count
+   * towards the bound on queued live events.
+   */
+  replay(events: readonly WatchdogEvent[], overlap: ReplayOverlap): void;
 }
 
 /**
@@ -27,6 +35,9 @@ export function eventIterator(
   maxQueued = MAX_QUEUED_EVENTS,
 ): EventIterator {
   const queue: WatchdogEvent[] = [];
+  /** Raised by the length of a replay, so a live event never pushes a replayed one out. */
+  let limit = maxQueued;
+  let overlap: ReplayOverlap | undefined;
   let wake: (() => void) | undefined;
   let done = false;
   let offer: ((event: WatchdogEvent) => boolean) | undefined;
@@ -40,9 +51,9 @@ export function eventIterator(
     }
   };
   const stop = subscribe((event) => {
-    if (done) return;
+    if (done || overlap?.repeats(event)) return;
     if (offer !== undefined && !reading && queue.length === 0 && offered(event)) return;
-    if (queue.length >= maxQueued) queue.shift();
+    if (queue.length >= limit) queue.shift();
     queue.push(event);
     wake?.();
   });
@@ -62,6 +73,13 @@ export function eventIterator(
       };
       if (batch) batch(offerQueued);
       else offerQueued();
+    },
+    replay(events, replayOverlap) {
+      overlap = replayOverlap;
+      const live = queue.splice(0).filter((event) => !replayOverlap.repeats(event));
+      queue.push(...events, ...live);
+      limit = maxQueued + events.length;
+      if (queue.length > 0) wake?.();
     },
     async next() {
       reading = false;

@@ -1,6 +1,7 @@
 import { and, asc, desc, gt, gte, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../platform/db/database.ts';
-import { type EventQuery, encodeEventCursor } from './event-filter.ts';
+import { type EventFilter, type EventQuery, encodeEventCursor } from './event-filter.ts';
+import type { ReplayQuery, ReplayResult } from './event-replay.ts';
 import { watchdogEvents } from './events.sql.ts';
 
 export type WatchdogEvent = typeof watchdogEvents.$inferSelect;
@@ -46,27 +47,48 @@ export async function listWatchdogEventsAfter(
     .limit(limit);
 }
 
+/** The conditions of a filter, as `matchesEventFilter` applies them to a live event. */
+function filterConditions(filter: EventFilter): (SQL | undefined)[] {
+  const t = watchdogEvents;
+  return [
+    filter.severities.length > 0 ? inArray(t.severity, [...filter.severities]) : undefined,
+    filter.eventTypes.length > 0 ? inArray(t.eventType, [...filter.eventTypes]) : undefined,
+    filter.watchdogs.length > 0 ? inArray(t.watchdog, [...filter.watchdogs]) : undefined,
+    filter.symbols.length > 0 ? or(inArray(t.symbol, [...filter.symbols]), isNull(t.symbol)) : undefined,
+    filter.since ? gte(t.occurredAt, filter.since) : undefined,
+    filter.until ? lt(t.occurredAt, filter.until) : undefined,
+  ];
+}
+
 /** One page of the events a (parsed) query selects, newest first. */
 export async function queryWatchdogEvents(db: Executor, query: EventQuery): Promise<EventPage> {
   const t = watchdogEvents;
-  const where: (SQL | undefined)[] = [
-    query.severities.length > 0 ? inArray(t.severity, [...query.severities]) : undefined,
-    query.eventTypes.length > 0 ? inArray(t.eventType, [...query.eventTypes]) : undefined,
-    query.watchdogs.length > 0 ? inArray(t.watchdog, [...query.watchdogs]) : undefined,
-    query.symbols.length > 0 ? or(inArray(t.symbol, [...query.symbols]), isNull(t.symbol)) : undefined,
-    query.since ? gte(t.occurredAt, query.since) : undefined,
-    query.until ? lt(t.occurredAt, query.until) : undefined,
-    query.after ? lt(t.id, query.after) : undefined,
-  ];
   const rows = await db
     .select()
     .from(t)
-    .where(and(...where))
+    .where(and(...filterConditions(query), query.after ? lt(t.id, query.after) : undefined))
     .orderBy(desc(t.id))
     .limit(query.limit + 1);
   const more = rows.length > query.limit;
   const events = more ? rows.slice(0, query.limit) : rows;
   return { events, nextCursor: more ? encodeEventCursor(events.at(-1)!.id) : null };
+}
+
+/**
+ * The newest `last` events a replay selects, oldest first (see event-replay.ts); one row more is
+ * read to tell whether older ones were left out, never more.
+ */
+export async function replayWatchdogEvents(db: Executor, query: ReplayQuery): Promise<ReplayResult> {
+  const t = watchdogEvents;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(...filterConditions(query.filter), query.afterId ? gt(t.id, query.afterId) : undefined))
+    .orderBy(desc(t.id))
+    .limit(query.last + 1);
+  const complete = rows.length <= query.last;
+  const events = complete ? rows : rows.slice(0, query.last);
+  return { events: events.reverse(), complete };
 }
 
 /** Deletes events that occurred before `before` (the retention cut-off); returns how many. */

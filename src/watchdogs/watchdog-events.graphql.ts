@@ -5,6 +5,7 @@ import { sharedResults } from '../platform/graphql/shared-subscriptions.ts';
 import type { EventType } from './detectors/types.ts';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES, parseEventQuery } from './event-filter.ts';
 import { eventIterator } from './event-iterator.ts';
+import { MAX_REPLAY_EVENTS, parseReplay, ReplayOverlap, replayQuery } from './event-replay.ts';
 import type { EventPage, WatchdogEvent } from './events.repository.ts';
 import type { EventAsset } from './events.sql.ts';
 import { EventSeverityEnum, WatchdogNameEnum } from './watchdogs.graphql.ts';
@@ -169,13 +170,43 @@ builder.subscriptionField('watchdogEvents', (t) =>
     ...sharedResults(),
     type: WatchdogEventRef,
     description:
-      'Events as they are stored, from any instance, from now on. A reader that falls far behind loses the ' +
-      'oldest undelivered events rather than holding the server’s memory.',
-    args: { filter: t.arg({ type: EventFilterInput, description: 'Which events (default: all).' }) },
-    subscribe: (_root, args, ctx) => {
-      // Checked before the feed starts: a bad filter fails the subscription, naming the field.
+      'Events as they are stored, from any instance, from now on; with `last` or `since`, the stored events ' +
+      'before them first (a replay), oldest first, then the live ones without a gap or a repeat. A reader ' +
+      'that falls far behind loses the oldest undelivered live events rather than holding the server’s memory.',
+    args: {
+      filter: t.arg({
+        type: EventFilterInput,
+        description: 'Which events (default: all); the replay passes it too.',
+      }),
+      last: t.arg.int({
+        description:
+          `Replay: start with the newest \`last\` stored events (1 to ${MAX_REPLAY_EVENTS}) that pass the filter ` +
+          '(and `since`, when given). Absent, and `since` absent: no replay.',
+      }),
+      since: t.arg.string({
+        description:
+          'Replay: start with the stored events after this point. An event id (the `id` of the last event a ' +
+          'client received) selects those stored after it, not itself: a reconnecting client resumes without ' +
+          'a gap or a repeat. An ISO 8601 date-time (2025-06-11T15:00:00Z) selects those that occurred at or ' +
+          `after it. At most \`last\` of them, or ${MAX_REPLAY_EVENTS} without it: the newest ones; page ` +
+          'through the `watchdogEvents` query for more.',
+      }),
+    },
+    subscribe: async (_root, args, ctx) => {
+      // Checked before the feed starts: a bad filter or replay fails the subscription, naming the field.
       const filter = parseEventQuery({ ...args.filter });
+      const replay = parseReplay({ last: args.last, since: args.since });
       const events = eventIterator((listener) => ctx.deps.watchdogs.subscribe(filter, listener));
+      if (replay) {
+        // Read once the feed listens: an event stored meanwhile is live, or replayed, or both (once).
+        try {
+          const stored = await ctx.deps.watchdogs.replayEvents(replay, filter);
+          events.replay(stored.events, new ReplayOverlap(replayQuery(replay, filter), stored.events));
+        } catch (error) {
+          await events.return?.();
+          throw error;
+        }
+      }
       // Events can be pushed to a transport that delivers directly (see direct-delivery.ts).
       return pushSource(events, (offer, batch) => events.offerTo(offer, batch));
     },

@@ -13,11 +13,13 @@ import {
   parseEventQuery,
 } from './event-filter.ts';
 import { isEventId } from './event-id.ts';
+import { type ReplayRequest, type ReplayResult, replayQuery } from './event-replay.ts';
 import {
   deleteWatchdogEventsBefore,
   type EventPage,
   findWatchdogEvents,
   queryWatchdogEvents,
+  replayWatchdogEvents,
   type WatchdogEvent,
 } from './events.repository.ts';
 import { watchdogEvents } from './events.sql.ts';
@@ -159,6 +161,10 @@ export class WatchdogService implements WatchdogsApi {
 
   events(query: EventQueryInput): Promise<EventPage> {
     return queryWatchdogEvents(this.#o.database.db, parseEventQuery(query));
+  }
+
+  replayEvents(request: ReplayRequest, filter: EventFilter): Promise<ReplayResult> {
+    return replayWatchdogEvents(this.#o.database.db, replayQuery(request, filter));
   }
 
   async event(id: string): Promise<WatchdogEvent | null> {

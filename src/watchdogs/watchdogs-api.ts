@@ -5,6 +5,7 @@
 import type { Severity, WatchdogName } from './detectors/types.ts';
 import type { WatchdogEventListener } from './event-bus.ts';
 import type { EventFilter, EventQueryInput } from './event-filter.ts';
+import type { ReplayRequest, ReplayResult } from './event-replay.ts';
 import type { EventPage, WatchdogEvent } from './events.repository.ts';
 
 /**
@@ -79,6 +80,12 @@ export interface WatchdogsApi {
   /** ValidationError naming the field for a bad filter. */
   events(query: EventQueryInput): Promise<EventPage>;
   event(id: string): Promise<WatchdogEvent | null>;
+  /**
+   * The stored events a live feed starts with: the newest `request.last` that pass `filter` (and
+   * `request`'s id or time), oldest first. Listen first and read this after, so nothing falls
+   * between the two (ReplayOverlap tells the live events the replay already held).
+   */
+  replayEvents(request: ReplayRequest, filter: EventFilter): Promise<ReplayResult>;
   /** Every committed event from any instance that passes `filter`, from now on; returns the unsubscribe. */
   subscribe(filter: EventFilter, listener: WatchdogEventListener): () => void;
   /** Listeners on this instance's feed. */

@@ -53,7 +53,7 @@ export const watchdogsModule = defineModule<WatchdogsDeps>({
     {
       path: '/dashboard/stream',
       summary:
-        'Dashboard: stats on connect and every 10 s, each watchdog event, health (every 10 s and on a change); send {"type":"ping"} or {"type":"filter","filter":{severities,event_types,watchdogs,symbols}}.',
+        'Dashboard: stats on connect and every 10 s, each watchdog event, health (every 10 s and on a change); ?last=1..1000 and/or ?since=<event id | ISO date-time> replay stored events first (then a "replay" message), ?severity=&event_type=&watchdog=&symbol= set the first filter; send {"type":"ping"} or {"type":"filter","filter":{severities,event_types,watchdogs,symbols}}.',
       onConnection: (deps) =>
         new DashboardStream({
           watchdogs: deps.watchdogs,
