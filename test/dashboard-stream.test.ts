@@ -1,9 +1,10 @@
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
+import { ANY_EVENT } from '../src/watchdogs/event-filter.ts';
 import type { WatchdogEvent } from '../src/watchdogs/events.repository.ts';
 import { graphqlWs, Socket } from './support/access.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
@@ -212,6 +213,211 @@ describe('dashboard live surfaces', () => {
 
     for (const stop of stops) stop();
     await until(() => t.app.deps.watchdogs.listenerCount === listeners, 'the subscriptions to leave');
+    await client.dispose();
+  });
+
+  /** An event about `symbol` (a symbol of its own keeps a test's events apart from the others'). */
+  const about = (symbol: string, over: Partial<NewWatchdogEvent> = {}) =>
+    sample({ symbol, asset: { symbol, assetType: 'equity' }, description: `${symbol} moved`, ...over });
+  const eventIds = (ws: Socket) =>
+    ws.messages.filter((m) => m.type === 'event').map((m) => (m as Json).data.event_id as string);
+
+  /**
+   * Makes the next replay read publish `before` and wait until the feed delivered it (so the
+   * connection holds it live and reads it stored too), and publish `after` once the read is done
+   * and wait for it likewise: both overlaps of a replay and the live feed, without a sleep.
+   */
+  function publishAroundTheRead(before: NewWatchdogEvent, after: NewWatchdogEvent) {
+    const service = t.app.deps.watchdogs;
+    const read = service.replayEvents.bind(service);
+    const published: WatchdogEvent[] = [];
+    const heard = async (event: NewWatchdogEvent) => {
+      const ids = new Set<string>();
+      // Listening after the connection did: the feed hands it every event before this listener.
+      const stop = service.subscribe(ANY_EVENT, (e) => {
+        ids.add(e.id);
+      });
+      try {
+        const stored = await publish(event);
+        published.push(stored);
+        await until(() => ids.has(stored.id), 'the event to be heard live');
+      } finally {
+        stop();
+      }
+    };
+    const spy = vi.spyOn(service, 'replayEvents').mockImplementationOnce(async (request, filter) => {
+      await heard(before);
+      const result = await read(request, filter);
+      await heard(after);
+      return result;
+    });
+    return { published, restore: () => spy.mockRestore() };
+  }
+
+  it('/dashboard/stream?last= replays the newest stored events, oldest first, after the opening and before live ones', async () => {
+    const stored: WatchdogEvent[] = [];
+    for (const symbol of ['LASTA', 'LASTB', 'LASTC']) stored.push(await publish(about(symbol)));
+    const ws = new Socket(`${t.wsUrl}/dashboard/stream?last=2`);
+    const replay: Json = await ws.next('replay');
+    expect(replay.data).toEqual({ count: 2, complete: false });
+    expect(ws.messages.map((m) => m.type)).toEqual(['stats', 'health', 'event', 'event', 'replay']);
+    expect(eventIds(ws)).toEqual([stored[1]!.id, stored[2]!.id]);
+    // The same wire shape as a live event.
+    expect((ws.messages[2] as Json).data).toEqual({
+      event_id: stored[1]!.id,
+      type: 'price_anomaly',
+      severity: 'high',
+      description: 'LASTB moved',
+      asset: { symbol: 'LASTB', asset_type: 'equity' },
+      timestamp: stored[1]!.occurredAt.toISOString(),
+      watchdog: 'price_anomaly',
+      data: { change: 0.06 },
+      metadata: {},
+    });
+    const live = await publish(about('LASTD'));
+    await until(() => eventIds(ws).length === 3, 'the live event');
+    expect(eventIds(ws)[2]).toBe(live.id);
+    ws.close();
+    await ws.closed;
+  });
+
+  it('/dashboard/stream?since= resumes after an event id, or from a time; the URL filter narrows the replay', async () => {
+    const first = await publish(about('SINCEA'));
+    const missed = [await publish(about('SINCEB')), await publish(critical('SINCEC'))];
+    const resumed = new Socket(`${t.wsUrl}/dashboard/stream?since=${first.id}`);
+    expect(((await resumed.next('replay')) as Json).data).toEqual({ count: 2, complete: true });
+    expect(eventIds(resumed)).toEqual(missed.map((e) => e.id));
+
+    await clock.advance(60_000);
+    const later = [await publish(about('SINCED')), await publish(critical('SINCEE'))];
+    const fromTime = new Socket(`${t.wsUrl}/dashboard/stream?since=${later[0]!.occurredAt.toISOString()}`);
+    await fromTime.next('replay');
+    expect(eventIds(fromTime)).toEqual(later.map((e) => e.id));
+
+    const filtered = new Socket(`${t.wsUrl}/dashboard/stream?since=${first.id}&severity=critical&last=5`);
+    expect(((await filtered.next('replay')) as Json).data).toEqual({ count: 2, complete: true });
+    expect(eventIds(filtered)).toEqual([missed[1]!.id, later[1]!.id]);
+    // The URL's filter goes on for the live events.
+    await publish(about('SINCEF'));
+    const crash = await publish(critical('SINCEG'));
+    await until(() => eventIds(filtered).length === 3, 'the live critical event');
+    await until(() => eventIds(fromTime).length === 4, 'both live events');
+    expect(eventIds(filtered)[2]).toBe(crash.id);
+    for (const ws of [resumed, fromTime, filtered]) ws.close();
+    await Promise.all([resumed, fromTime, filtered].map((ws) => ws.closed));
+  });
+
+  it('/dashboard/stream sends each event once when events are stored while the replay is read', async () => {
+    const older = [await publish(about('GAPLESS')), await publish(about('GAPLESS'))];
+    const around = publishAroundTheRead(about('GAPLESS'), about('GAPLESS'));
+    try {
+      const ws = new Socket(`${t.wsUrl}/dashboard/stream?last=10&symbol=GAPLESS`);
+      await ws.next('replay');
+      const [before, after] = around.published;
+      await until(() => eventIds(ws).length === 4, 'the event stored after the read');
+      // `before` was heard live and read stored: once, in the replay; `after` follows it, live.
+      expect(ws.messages.map((m) => m.type)).toEqual([
+        'stats',
+        'health',
+        'event',
+        'event',
+        'event',
+        'replay',
+        'event',
+      ]);
+      expect(eventIds(ws)).toEqual([older[0]!.id, older[1]!.id, before!.id, after!.id]);
+      const next = await publish(about('GAPLESS'));
+      await until(() => eventIds(ws).length === 5, 'the next live event');
+      expect(eventIds(ws)[4]).toBe(next.id);
+      ws.close();
+      await ws.closed;
+    } finally {
+      around.restore();
+    }
+  });
+
+  it('/dashboard/stream refuses a bad replay or filter parameter by name, then closes with 1008', async () => {
+    const listeners = t.app.deps.watchdogs.listenerCount;
+    for (const [query, field] of [
+      ['last=0', 'last'],
+      ['last=1001', 'last'],
+      ['last=ten', 'last'],
+      ['since=last-tuesday', 'since'],
+      ['since=01JXP3YV8Q&last=5', 'since'],
+      ['severity=urgent&last=5', 'severity'],
+    ] as const) {
+      const ws = new Socket(`${t.wsUrl}/dashboard/stream?${query}`);
+      const error: Json = await ws.next('error');
+      expect(error.data).toMatchObject({ code: 'BAD_USER_INPUT', field });
+      expect(error.data.message).toMatch(new RegExp(`^${field}: `));
+      const closed = await ws.closed;
+      expect(closed.code).toBe(1008);
+      expect(closed.reason).toMatch(new RegExp(`^${field}: `));
+      expect(ws.messages).toHaveLength(1);
+    }
+    expect(t.app.deps.watchdogs.listenerCount).toBe(listeners);
+  });
+
+  it('the GraphQL subscription replays with last and since, filtered, each event once, then goes on live', async () => {
+    const { client } = graphqlWs(`${t.wsUrl}/graphql`);
+    const subscribe = (args: string) => {
+      const received: Json[] = [];
+      const stop = client.subscribe<Json>(
+        { query: `subscription { watchdogEvents(${args}) { id symbol severity } }` },
+        {
+          next: (r) => received.push(r.data?.watchdogEvents ?? r),
+          error: (e) => received.push({ error: e }),
+          complete: () => {},
+        },
+      );
+      return { received, stop, ids: () => received.map((e) => e.id) };
+    };
+    const first = await publish(about('GQLR'));
+    const rest = [await publish(critical('GQLR')), await publish(about('GQLR'))];
+
+    const last = subscribe('last: 2, filter: { symbols: ["GQLR"] }');
+    await until(() => last.received.length === 2, 'the replay with last');
+    expect(last.ids()).toEqual(rest.map((e) => e.id));
+    const resumed = subscribe(`since: "${first.id}", filter: { symbols: ["GQLR"], severities: [CRITICAL] }`);
+    await until(() => resumed.received.length === 1, 'the replay with since');
+    expect(resumed.received).toEqual([{ id: rest[0]!.id, symbol: 'GQLR', severity: 'CRITICAL' }]);
+
+    const around = publishAroundTheRead(about('GQLR'), about('GQLR'));
+    let gapless: ReturnType<typeof subscribe>;
+    try {
+      gapless = subscribe('last: 4, filter: { symbols: ["GQLR"] }');
+      await until(() => gapless.received.length === 5, 'the replay and the event stored after the read');
+    } finally {
+      around.restore();
+    }
+    const [before, after] = around.published;
+    expect(gapless.ids()).toEqual([first.id, ...rest.map((e) => e.id), before!.id, after!.id]);
+    const live = await publish(critical('GQLR'));
+    await until(() => gapless.received.length === 6 && resumed.received.length === 2, 'the live event');
+    expect(gapless.ids()[5]).toBe(live.id);
+    expect(resumed.ids()).toEqual([rest[0]!.id, live.id]);
+    expect(last.ids()).toEqual([...rest.map((e) => e.id), before!.id, after!.id, live.id]);
+
+    for (const [args, field] of [
+      ['last: 0', 'last'],
+      ['last: 1001', 'last'],
+      ['since: "last tuesday"', 'since'],
+    ] as const) {
+      const refused = subscribe(args);
+      await until(() => refused.received.length > 0, `the refusal of ${args}`);
+      // A subscription that fails to start answers with one result that has errors.
+      expect(refused.received).toEqual([
+        {
+          errors: [
+            expect.objectContaining({
+              message: expect.stringMatching(new RegExp(`^${field}: `)),
+              extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field }),
+            }),
+          ],
+        },
+      ]);
+    }
+    for (const s of [last, resumed, gapless!]) s.stop();
     await client.dispose();
   });
 
