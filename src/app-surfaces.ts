@@ -1,4 +1,5 @@
 import type { AppDeps } from './deps.ts';
+import { expectedTables, schemaCheck } from './platform/db/readiness.ts';
 import type { ErrorTable } from './platform/errors.ts';
 import { GRAPHQL_PATH } from './platform/graphql/yoga.ts';
 import type { HttpRoutes } from './platform/http/http-routes.ts';
@@ -6,7 +7,7 @@ import { registerOperationalRoutes } from './platform/http/operational.routes.ts
 import type { AppState } from './platform/lifecycle.ts';
 import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
-import { type ModuleDefinition, resourcesOf } from './platform/module.ts';
+import { type ModuleDefinition, resourcesOf, tablesOf } from './platform/module.ts';
 import type { OperationRunner } from './platform/operations/runner.ts';
 import type { Tool } from './platform/operations/tool.ts';
 import { registerDocsRoutes } from './platform/rest/docs.routes.ts';
@@ -83,11 +84,13 @@ export function mountToolSurfaces({
     ],
   });
 
+  // Ready means every table the modules serve from exists, not only that the database answers.
+  const servedTables = expectedTables(tablesOf(modules));
   registerOperationalRoutes(routes, {
     version: deps.serverInfo.version,
     uptimeSeconds: () => deps.serverInfo.info().uptimeSeconds,
     state,
-    checks: { database: () => deps.database.ping(), jobs: () => deps.jobs.ping() },
+    checks: { database: () => schemaCheck(deps.database.db, servedTables), jobs: () => deps.jobs.ping() },
     registry: metrics.registry,
     metricsAccess: config.auth.metricsRequireAuth ? 'read' : 'public',
     index: () => ({

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
 import { logStart } from './app-start-log.ts';
@@ -11,6 +11,7 @@ import { ErrorTable, PLATFORM_ERRORS } from './platform/errors.ts';
 import { mountGraphql } from './platform/graphql/graphql-surfaces.ts';
 import { nodeHeaders } from './platform/http/client-identity.ts';
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
+import { createHttpServer, type PortListener } from './platform/http/port-listener.ts';
 import { type AppState, stopGracefully } from './platform/lifecycle.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
 import type { HostInfo, ModuleDefinition } from './platform/module.ts';
@@ -31,10 +32,18 @@ export interface App {
   readonly mcp: McpServerOptions;
   /** Serves one request in-process (no port needed): the same path as a real HTTP request. */
   fetch(input: string | Request, init?: RequestInit): Promise<Response>;
-  /** Starts jobs, schedules and every module, then listens. Resolves with the bound address. */
-  start(options: { port: number; host: string }): Promise<{ url: string; port: number }>;
-  /** Starts jobs, schedules and every module without opening a port (the stdio MCP server). */
+  /**
+   * Starts the job engine and every module, then serves: on a port it opens, or on one the entry
+   * point opened early (`listener`). Resolves, with the address, once the app is ready; the
+   * warm-up (job workers, schedules, each module's `warmUp`) then runs in the background.
+   */
+  start(
+    options: { port: number; host: string } | { listener: PortListener; host: string },
+  ): Promise<{ url: string; port: number }>;
+  /** Starts as `start` does without serving HTTP (the stdio MCP server). */
   startWithoutListening(): Promise<void>;
+  /** Settles when the warm-up after the start has run (tests and benchmarks wait for it). */
+  readonly warmedUp: Promise<void>;
   /** Graceful: stop accepting, close WebSockets (1001), drain requests and jobs, close the database. */
   stop(): Promise<void>;
 }
@@ -158,28 +167,73 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
   let started: ModuleDefinition<AppDeps>[] = [];
 
   let starting: Promise<unknown> | undefined;
+  let warmedUp!: () => void;
+  const warmUpDone = new Promise<void>((resolve) => {
+    warmedUp = resolve;
+  });
 
   /** A stop that arrives while starting makes the start give up at its next step. */
   const checkNotStopped = () => {
     if (state !== 'starting') throw new Error('the app was stopped while it was starting');
   };
 
+  /** What serving needs: the job engine, every queue (a job may be sent from the first request), each module's start. */
   async function startModules(): Promise<void> {
     if (state !== 'built') throw new Error(`cannot start an app that is ${state}`);
     state = 'starting';
     await deps.jobs.start();
-    for (const module of modules) {
-      for (const { job, handler, work, cron } of module.jobs ?? []) {
-        checkNotStopped();
-        await deps.jobs.work(job, handler(deps), work);
-        if (cron) await deps.jobs.schedule(job, cron.expression, cron.data as never);
-      }
-    }
+    checkNotStopped();
+    await deps.jobs.ensureQueues(modules.flatMap((m) => (m.jobs ?? []).map((j) => j.job)));
     for (const module of modules) {
       checkNotStopped();
       started.push(module);
       await module.start?.(deps);
     }
+    // The local operator's commands (the embedded database's lock socket answers them).
+    if (deps.database.mode === 'pglite') {
+      deps.database.operatorChannel.serve(
+        Object.assign({}, ...modules.map((m) => m.operatorCommands?.(deps) ?? {})),
+      );
+    }
+  }
+
+  /**
+   * After the app is ready, one step at a time with a turn of the event loop between steps (a
+   * request never waits behind the whole warm-up): job workers and schedules, then each module's
+   * warm-up. A failed step is logged and the others still run.
+   */
+  async function warmUp(): Promise<void> {
+    const steps: Array<[string, () => Promise<void> | void]> = [];
+    for (const module of modules) {
+      for (const { job, handler, work, cron } of module.jobs ?? []) {
+        steps.push([
+          `jobs ${job.name}`,
+          async () => {
+            await deps.jobs.work(job, handler(deps), work);
+            if (cron) await deps.jobs.schedule(job, cron.expression, cron.data as never);
+          },
+        ]);
+      }
+    }
+    for (const module of modules) {
+      if (module.warmUp) steps.push([`module ${module.name}`, () => module.warmUp?.(deps)]);
+    }
+    const begun = performance.now();
+    for (const [name, step] of steps) {
+      if (state !== 'running') break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        await step();
+      } catch (error) {
+        if (state === 'running') logger.error({ err: error, step: name }, 'warm-up step failed');
+      }
+    }
+    if (state === 'running') logger.info({ ms: Math.round(performance.now() - begun) }, 'warm-up done');
+  }
+
+  let warming: Promise<void> | undefined;
+  function beginWarmUp(): void {
+    warming = warmUp().finally(warmedUp);
   }
 
   return {
@@ -188,6 +242,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     runner,
     errors,
     mcp: mcpServer,
+    warmedUp: warmUpDone,
     get state() {
       return state;
     },
@@ -202,24 +257,32 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       starting = startModules();
       await starting;
       state = 'running';
+      beginWarmUp();
     },
 
     async start(options) {
       starting = startModules();
       await starting;
       checkNotStopped();
-      server = createServer(adapter);
-      server.on('upgrade', upgrades.handleUpgrade);
-      await new Promise<void>((resolve, reject) => {
-        server!.once('error', reject);
-        server!.listen(options.port, options.host, () => resolve());
-      });
-      checkNotStopped();
+      if ('listener' in options) {
+        server = options.listener.server;
+        options.listener.serve(adapter, upgrades.handleUpgrade);
+      } else {
+        server = createHttpServer(config.http);
+        server.on('request', adapter);
+        server.on('upgrade', upgrades.handleUpgrade);
+        await new Promise<void>((resolve, reject) => {
+          server!.once('error', reject);
+          server!.listen(options.port, options.host, () => resolve());
+        });
+        checkNotStopped();
+      }
       state = 'running';
       const bound = (server.address() as AddressInfo).port;
       const host = options.host;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
       logStart(deps, url, host);
+      beginWarmUp();
       return { url, port: bound };
     },
 
@@ -231,6 +294,9 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       if (wasStarting && starting) {
         await Promise.race([starting.catch(() => {}), delay(config.shutdownTimeoutMs)]);
       }
+      // Likewise a warm-up step under way (it stops before its next step).
+      if (warming) await Promise.race([warming, delay(config.shutdownTimeoutMs)]);
+      warmedUp();
       await stopGracefully({
         logger,
         timeoutMs: config.shutdownTimeoutMs,

@@ -77,6 +77,12 @@ export const baseShape = {
   DB_STATEMENT_TIMEOUT_MS: int(10_000, 0, 3_600_000),
   DB_LOCK_TIMEOUT_MS: int(5_000, 0, 3_600_000),
   DB_CONNECT_TIMEOUT_MS: int(10_000, 100, 120_000),
+  // Longer than the idle timeouts of common proxies (60 s) and client pools, so that the client
+  // side closes an idle connection first and never reuses one the server is closing.
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(65_000, 1_000, 3_600_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(66_000, 1_000, 3_600_000),
+  // 0 disables it; subscriptions and event streams are responses, which it does not bound.
+  HTTP_REQUEST_TIMEOUT_MS: int(300_000, 0, 3_600_000),
   // Until access control exists: hostnames, pids and subscribed symbols stay private by default.
   EXPOSE_INSTANCE_DETAILS: bool(false),
   TRUST_PROXY: bool(false),

@@ -2,8 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
 import { baseShape } from './config-settings.ts';
+import { checkWatchdogSettings, type WatchdogsConfig } from './watchdogs/settings.ts';
 
+export { ConfigError } from './config-error.ts';
 export { PROVIDER_IDS, type ProviderId } from './config-settings.ts';
 
 /**
@@ -11,8 +14,9 @@ export { PROVIDER_IDS, type ProviderId } from './config-settings.ts';
  * checked against the others, grouped for the code and frozen.
  */
 
-const settingsSchema = z
-  .object(baseShape)
+const baseSchema = z.object(baseShape);
+
+const settingsSchema = baseSchema
   // Cross-setting checks run even when other settings are invalid (`when`), so one run lists everything.
   .refine((s) => s.SESSION_DEFAULT_TTL_HOURS <= s.SESSION_MAX_TTL_HOURS, {
     path: ['SESSION_DEFAULT_TTL_HOURS'],
@@ -45,7 +49,62 @@ const settingsSchema = z
     path: ['FINNHUB_API_KEY'],
     message: 'is required when MARKET_DATA_PROVIDERS includes finnhub',
     when: (payload) => fieldsValid(payload.issues, ['MARKET_DATA_PROVIDERS', 'FINNHUB_API_KEY']),
-  });
+  })
+  .refine((s) => s.HTTP_REQUEST_TIMEOUT_MS === 0 || s.HTTP_HEADERS_TIMEOUT_MS <= s.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (a request head is part of the request)',
+    when: (payload) => fieldsValid(payload.issues, ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS']),
+  })
+  // The watchdogs' intervals and thresholds, checked with everything else so one run lists all.
+  .superRefine(
+    (s, ctx) => {
+      for (const problem of checkWatchdogSettings(watchdogsConfigOf(s)).problems) {
+        const setting = problem.startsWith('WATCHDOG_INTERVALS')
+          ? 'WATCHDOG_INTERVALS'
+          : 'WATCHDOG_THRESHOLDS';
+        ctx.addIssue({ code: 'custom', path: [setting], message: problem, params: { verbatim: true } });
+      }
+    },
+    { when: (payload) => fieldsValid(payload.issues, WATCHDOG_FIELDS) },
+  );
+
+/** The settings the watchdogs' own check reads. */
+const WATCHDOG_FIELDS: Array<keyof typeof baseShape> = [
+  'WATCHDOG_CORRELATION_PAIRS',
+  'WATCHDOGS_RUN',
+  'WATCHDOG_SYMBOLS',
+  'SCAN_UNIVERSE_US',
+  'SCAN_UNIVERSE_CRYPTO',
+  'WATCHDOG_INTERVAL_SECONDS',
+  'WATCHDOG_INTERVALS',
+  'WATCHDOG_THRESHOLDS',
+  'WATCHDOG_EVENT_RETENTION_DAYS',
+  'WATCHDOG_EVENT_MAX_LISTENERS',
+  'MARKET_DATA_PROVIDERS',
+  'SIMULATED_ACTIVITY',
+];
+
+type Settings = z.output<typeof baseSchema>;
+
+function watchdogsConfigOf(s: Settings): WatchdogsConfig {
+  return {
+    /** Pairs the correlation-breakdown watchdog watches, in configuration order. */
+    correlationPairs: s.WATCHDOG_CORRELATION_PAIRS,
+    /** Whether this instance schedules and runs checks. */
+    run: s.WATCHDOGS_RUN,
+    /** Watched symbols; the SCAN universes when none are set. */
+    symbols:
+      s.WATCHDOG_SYMBOLS.length > 0 ? s.WATCHDOG_SYMBOLS : [...s.SCAN_UNIVERSE_US, ...s.SCAN_UNIVERSE_CRYPTO],
+    intervalSeconds: s.WATCHDOG_INTERVAL_SECONDS,
+    /** Raw `name:seconds` entries and the thresholds JSON, checked by the watchdogs domain. */
+    intervals: s.WATCHDOG_INTERVALS,
+    thresholds: s.WATCHDOG_THRESHOLDS,
+    eventRetentionDays: s.WATCHDOG_EVENT_RETENTION_DAYS,
+    eventMaxListeners: s.WATCHDOG_EVENT_MAX_LISTENERS,
+    /** Demo activity compresses the watchdogs' windows to minutes (see watchdogs/settings.ts). */
+    demo: s.MARKET_DATA_PROVIDERS.includes('simulated') && s.SIMULATED_ACTIVITY === 'demo',
+  };
+}
 
 /** The fields a cross-check reads parsed cleanly (their own problems are reported already). */
 function fieldsValid(
@@ -73,6 +132,12 @@ const configSchema = settingsSchema.transform((s) => ({
   /** How many proxies' X-Forwarded-For entries identify the client (TRUST_PROXY=true alone means 1). */
   trustProxyHops: s.TRUST_PROXY_HOPS ?? (s.TRUST_PROXY ? 1 : 0),
   shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
+  /** Connection timeouts of the HTTP server (keep-alive longer than proxies' and clients' idle pools). */
+  http: {
+    keepAliveMs: s.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    headersMs: s.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: s.HTTP_REQUEST_TIMEOUT_MS,
+  },
   /** Extra Host names and browser origins `/mcp` accepts (loopback ones always, on a loopback HOST). */
   allowedHosts: s.ALLOWED_HOSTS,
   allowedOrigins: s.ALLOWED_ORIGINS,
@@ -183,23 +248,7 @@ const configSchema = settingsSchema.transform((s) => ({
     maxCost: s.FKDSL_MAX_COST,
     deadlineMs: s.FKDSL_DEADLINE_MS,
   },
-  watchdogs: {
-    /** Pairs the correlation-breakdown watchdog watches, in configuration order. */
-    correlationPairs: s.WATCHDOG_CORRELATION_PAIRS,
-    /** Whether this instance schedules and runs checks. */
-    run: s.WATCHDOGS_RUN,
-    /** Watched symbols; the SCAN universes when none are set. */
-    symbols:
-      s.WATCHDOG_SYMBOLS.length > 0 ? s.WATCHDOG_SYMBOLS : [...s.SCAN_UNIVERSE_US, ...s.SCAN_UNIVERSE_CRYPTO],
-    intervalSeconds: s.WATCHDOG_INTERVAL_SECONDS,
-    /** Raw `name:seconds` entries and the thresholds JSON, checked by the watchdogs domain at start. */
-    intervals: s.WATCHDOG_INTERVALS,
-    thresholds: s.WATCHDOG_THRESHOLDS,
-    eventRetentionDays: s.WATCHDOG_EVENT_RETENTION_DAYS,
-    eventMaxListeners: s.WATCHDOG_EVENT_MAX_LISTENERS,
-    /** Demo activity compresses the watchdogs' windows to minutes (see watchdogs/settings.ts). */
-    demo: s.MARKET_DATA_PROVIDERS.includes('simulated') && s.SIMULATED_ACTIVITY === 'demo',
-  },
+  watchdogs: watchdogsConfigOf(s),
 }));
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
@@ -212,13 +261,6 @@ type DeepReadonly<T> = T extends readonly (infer U)[]
 
 export type Config = DeepReadonly<z.output<typeof configSchema>>;
 export type MarketDataConfig = Config['marketData'];
-
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
 
 /** Reads `.env` (if present); variables already in the environment win over the file. */
 export function readEnvFile(path = resolve(process.cwd(), '.env')): Record<string, string> {
@@ -233,6 +275,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
+        if (issue.code === 'custom' && issue.params?.verbatim) return issue.message;
         const name = String(issue.path[0] ?? '(settings)');
         const given = env[name];
         return `${name}: ${issue.message}${given !== undefined ? ` (got ${JSON.stringify(redact(name, given))})` : ''}`;

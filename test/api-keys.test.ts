@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_KEYS_CHANNEL, ApiKeyService } from '../src/access/api-key.service.ts';
 import { hashApiKey } from '../src/access/api-key.ts';
-import { MIGRATIONS_FOLDER } from '../src/deps.ts';
+import { MIGRATIONS_FOLDER } from '../src/app-database.ts';
 import { modules } from '../src/modules.ts';
 import { effectiveScopes, LOCAL_OPERATOR, type Principal } from '../src/platform/access/principal.ts';
 import { type DatabaseHandle, notify, openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../src/deps.ts';
+import { MIGRATIONS_FOLDER } from '../src/app-database.ts';
 import { DataDirInUseError } from '../src/platform/db/data-dir-lock.ts';
 import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';

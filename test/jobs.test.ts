@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { MIGRATIONS_FOLDER } from '../src/deps.ts';
+import { MIGRATIONS_FOLDER } from '../src/app-database.ts';
 import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';
 import { queryRows } from '../src/platform/db/raw.ts';

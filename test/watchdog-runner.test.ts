@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../src/deps.ts';
+import { MIGRATIONS_FOLDER } from '../src/app-database.ts';
 import { modules } from '../src/modules.ts';
 import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';

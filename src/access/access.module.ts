@@ -1,5 +1,6 @@
 import { defineModule } from '../platform/module.ts';
 import * as accessGraphql from './access.graphql.ts';
+import { apiKeyCommands } from './api-key.commands.ts';
 import type { ApiKeyService } from './api-key.service.ts';
 import * as apiKeysTables from './api-keys.sql.ts';
 
@@ -9,6 +10,8 @@ export const accessModule = defineModule<{ readonly apiKeys: ApiKeyService }>({
   graphql: [accessGraphql],
   tables: [apiKeysTables],
   start: (deps) => deps.apiKeys.start(),
+  // The `apikey` command line, on a running server that holds the embedded database.
+  operatorCommands: (deps) => apiKeyCommands(deps.apiKeys),
   // On release, the last step before the database closes: revocations are heard while any request
   // or job may still present a key.
   release: (deps) => deps.apiKeys.stop(),

@@ -1,22 +1,22 @@
 import { parseArgs } from 'node:util';
-import { type ApiKeyRecord, ApiKeyService } from '../access/api-key.service.ts';
+import { API_KEY_COMMANDS, apiKeyCommands, createdKeyOf, keyRecordOf } from '../access/api-key.commands.ts';
+import type { ApiKeyRecord } from '../access/api-key.service.ts';
 import { displayPrefix } from '../access/api-key.ts';
+import type { Config } from '../config.ts';
 import { loadConfigOrExit } from '../config.ts';
-import { MIGRATIONS_FOLDER } from '../deps.ts';
-import { modules } from '../modules.ts';
-import { LOCAL_OPERATOR } from '../platform/access/principal.ts';
 import { systemClock } from '../platform/clock.ts';
-import { DataDirInUseError } from '../platform/db/data-dir-lock.ts';
-import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../platform/db/database.ts';
-import { runMigrations } from '../platform/db/migrate.ts';
-import { isAppError, ValidationError } from '../platform/errors.ts';
-import { tablesOf } from '../platform/module.ts';
+import { DataDirInUseError, dataDirLockAddress } from '../platform/db/data-dir-lock.ts';
+import { pgliteDirFor } from '../platform/db/database.ts';
+import { askHolder } from '../platform/db/operator-channel.ts';
+import { AppError, isAppError, ValidationError } from '../platform/errors.ts';
 import { createLogger } from '../platform/observability/logger.ts';
 
 /**
  * `npm run -s apikey -- create|list|revoke`: API keys from the command line, acting as the local
  * operator (whoever can run this already holds the database). It works on the same database as
- * the server (DATABASE_URL, or the embedded one in DATA_DIR, which only one process may open).
+ * the server: Postgres at DATABASE_URL, which it opens itself; or the embedded one in DATA_DIR,
+ * which only one process may open, so when a server holds it the command asks that server, over
+ * its local operator channel, and otherwise opens it itself.
  */
 const USAGE = `Usage: npm run -s apikey -- <command> [options]
 
@@ -132,32 +132,78 @@ function parseDuration(text: string): number {
   return amount * DURATION_UNITS_MS[match[2]!]!;
 }
 
-async function run(command: Exclude<Command, { kind: 'help' }>, service: ApiKeyService): Promise<void> {
+/** The command as an operator channel request (the same on the server and here). */
+function requestOf(command: Exclude<Command, { kind: 'help' }>): { command: string; args: unknown } {
+  if (command.kind === 'create') {
+    return {
+      command: API_KEY_COMMANDS.create,
+      args: { name: command.name, scopes: command.scopes, expiresAt: command.expiresAt?.toISOString() },
+    };
+  }
+  if (command.kind === 'revoke') return { command: API_KEY_COMMANDS.revoke, args: { id: command.id } };
+  return { command: API_KEY_COMMANDS.list, args: {} };
+}
+
+/**
+ * Runs the request where the data is: on the running server that holds the embedded database,
+ * or here on a database opened for it. The answer is JSON either way.
+ */
+async function execute(config: Config, request: { command: string; args: unknown }): Promise<unknown> {
+  const lock = config.database.url ? undefined : dataDirLockAddress(pgliteDirFor(config.database.dataDir));
+  for (let attempt = 0; ; attempt++) {
+    if (lock) {
+      const answer = await askHolder(lock, request.command, request.args);
+      if (answer?.ok) return answer.value;
+      if (answer) throw new AppError(answer.error.code, answer.error.message, answer.error.details);
+    }
+    try {
+      return await executeHere(config, request);
+    } catch (error) {
+      // A server took the directory between the two: ask it instead.
+      if (!(error instanceof DataDirInUseError) || attempt > 0) throw error;
+    }
+  }
+}
+
+async function executeHere(config: Config, request: { command: string; args: unknown }): Promise<unknown> {
+  const [{ openAppDatabase }, { ApiKeyService }] = await Promise.all([
+    import('../app-database.ts'),
+    import('../access/api-key.service.ts'),
+  ]);
+  // A command line answers on stdout; the service's info logs would only repeat it on stderr.
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const database = await openAppDatabase(config, logger, { poolSize: 2 });
+  try {
+    const run = apiKeyCommands(new ApiKeyService({ database, clock: systemClock, logger }))[request.command]!;
+    return JSON.parse(JSON.stringify(await run(request.args)));
+  } finally {
+    await database.close().catch(() => {});
+  }
+}
+
+function print(command: Exclude<Command, { kind: 'help' }>, answer: unknown): void {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   if (command.kind === 'create') {
-    const { key, secret } = await service.create(
-      { name: command.name, scopes: command.scopes, expiresAt: command.expiresAt },
-      LOCAL_OPERATOR,
-    );
+    const { key, secret } = createdKeyOf(answer as Parameters<typeof createdKeyOf>[0]);
     process.stderr.write(
       `Created API key ${key.id} (${JSON.stringify(key.name)}, ${displayPrefix(key.prefix)}…, scopes ${key.scopes.join(', ')}` +
         `${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}).\n` +
         'The key is shown only now and can never be shown again: store it.\n',
     );
-    out(command.json ? JSON.stringify({ apiKey: key, secret }) : secret);
+    out(command.json ? JSON.stringify(answer) : secret);
     return;
   }
   if (command.kind === 'revoke') {
-    const key = await service.revoke(command.id, LOCAL_OPERATOR);
+    const key = keyRecordOf(answer as Parameters<typeof keyRecordOf>[0]);
     out(
       command.json
-        ? JSON.stringify(key)
+        ? JSON.stringify(answer)
         : `API key ${key.id} (${JSON.stringify(key.name)}) is revoked since ${key.revokedAt?.toISOString()}.`,
     );
     return;
   }
-  const keys = await service.list(LOCAL_OPERATOR);
-  if (command.json) out(JSON.stringify(keys));
+  const keys = (answer as Parameters<typeof keyRecordOf>[0][]).map(keyRecordOf);
+  if (command.json) out(JSON.stringify(answer));
   else out(keys.length ? table(keys, systemClock.now()) : 'No API keys.');
 }
 
@@ -193,19 +239,15 @@ function table(keys: readonly ApiKeyRecord[], now: Date): string {
 const FLAG_OF: Readonly<Record<string, string>> = { name: '--name', scopes: '--scope' };
 
 function describe(error: unknown, command: Command | undefined): string {
-  if (error instanceof ValidationError) {
+  if (isAppError(error)) {
+    const field = typeof error.details?.field === 'string' ? error.details.field : undefined;
     const flag =
-      error.field === 'expiresAt' && command?.kind === 'create' ? command.expiryFlag : FLAG_OF[error.field];
-    return flag ? error.message.replace(`${error.field}:`, `${flag}:`) : error.message;
+      field === 'expiresAt' && command?.kind === 'create' ? command.expiryFlag : field && FLAG_OF[field];
+    return field && flag ? error.message.replace(`${field}:`, `${flag}:`) : error.message;
   }
   if (error instanceof DataDirInUseError) {
-    return (
-      `the embedded database in ${error.dir} is in use by ${error.pid ? `process ${error.pid}` : 'another process'} ` +
-      '(a running Vigil server?): stop it and run this again, or use the createApiKey mutation ' +
-      'of the running server with an admin key (ADMIN_API_KEY)'
-    );
+    return `the embedded database in ${error.dir} is in use by ${error.pid ? `process ${error.pid}` : 'another process'}, which does not answer commands: stop it and run this again`;
   }
-  if (isAppError(error)) return error.message;
   if (error instanceof Error && (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
     return error.message;
   }
@@ -214,7 +256,6 @@ function describe(error: unknown, command: Command | undefined): string {
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: Command | undefined;
-  let database: DatabaseHandle | undefined;
   try {
     command = parseCommand(argv, systemClock.now());
     if (command.kind === 'help') {
@@ -222,25 +263,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     const config = loadConfigOrExit();
-    // A command line answers on stdout; the service's info logs would only repeat it on stderr.
-    const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-    database = await openDatabase({
-      url: config.database.url,
-      pgliteDir: pgliteDirFor(config.database.dataDir),
-      logger,
-      tables: tablesOf(modules),
-      timeouts: config.database.timeouts,
-      poolSize: 2,
-    });
-    await runMigrations(database, MIGRATIONS_FOLDER);
-    await run(command, new ApiKeyService({ database, clock: systemClock, logger }));
+    print(command, await execute(config, requestOf(command)));
     return 0;
   } catch (error) {
     process.stderr.write(`apikey: ${describe(error, command)}\n`);
     if (command === undefined) process.stderr.write('Run `npm run -s apikey -- help` for usage.\n');
     return 1;
-  } finally {
-    await database?.close().catch(() => {});
   }
 }
 

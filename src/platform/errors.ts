@@ -141,6 +141,11 @@ export const PLATFORM_ERRORS = {
     status: 500,
     description: 'An unexpected failure; it is logged, and no internals are returned.',
   },
+  SERVER_STARTING: {
+    status: 503,
+    description:
+      'The server is starting and a request waited for it longer than 60 s (or it is stopping, or its start failed); retry after `Retry-After` seconds. Requests that arrive during a normal start simply wait until it is ready.',
+  },
   DATABASE_UNAVAILABLE: {
     status: 503,
     description:

@@ -1,4 +1,5 @@
 import type { Scope } from './access/principal.ts';
+import type { OperatorCommands } from './db/operator-channel.ts';
 import type { ErrorCodeTable, ErrorTable } from './errors.ts';
 import type { Method, RouteAccess, RouteHandler } from './http/http-routes.ts';
 import type { JobDefinition } from './jobs/job.ts';
@@ -37,8 +38,23 @@ export interface ModuleDefinition<Deps> {
   readonly routes?: readonly ModuleRoute<Deps>[];
   /** WebSocket routes, each with its own protocol. */
   readonly sockets?: readonly ModuleSocket<Deps>[];
-  /** Runs after the job engine started and before the port opens. */
+  /**
+   * Runs after the job engine started and before the app is ready: only what serving needs (a
+   * listener that must hear everything from the first request on). Keep it to a few round trips.
+   */
   readonly start?: (deps: Deps) => Promise<void> | void;
+  /**
+   * Commands the local operator may run on this instance (the `apikey` command line reaches a
+   * running server on the embedded database through them; see platform/db/operator-channel.ts).
+   * Each validates its own arguments and acts as the local operator.
+   */
+  readonly operatorCommands?: (deps: Deps) => OperatorCommands;
+  /**
+   * Runs once the app is ready and serving, one module at a time: first checks, recoveries of
+   * work left by a stopped instance, caches. It never delays readiness or a request; a failure is
+   * logged and the app keeps serving.
+   */
+  readonly warmUp?: (deps: Deps) => Promise<void> | void;
   /** Runs during a graceful stop, after sockets closed and before the job engine stops. */
   readonly stop?: (deps: Deps) => Promise<void> | void;
   /**

@@ -4,7 +4,7 @@
  * WATCHDOG_THRESHOLDS), the watched symbols and pairs. A wrong name, key or value stops the start
  * with a message naming it.
  */
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 import {
   type CorrelationBreakdownSettings,
   DEFAULT_CORRELATION_BREAKDOWN_SETTINGS,
@@ -105,7 +105,22 @@ export interface WatchdogsConfig {
   readonly demo: boolean;
 }
 
+/** The watchdogs' settings; throws ConfigError naming every wrong name, key or value. */
 export function resolveWatchdogSettings(config: WatchdogsConfig): WatchdogSettings {
+  const { settings, problems } = checkWatchdogSettings(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
+}
+
+/**
+ * The watchdogs' settings and every problem with them, each a line that starts with the setting
+ * it is about (`WATCHDOG_THRESHOLDS.price_anomaly.highMove: ...`): the configuration reports
+ * them with its own problems, in one run.
+ */
+export function checkWatchdogSettings(config: WatchdogsConfig): {
+  settings: WatchdogSettings;
+  problems: string[];
+} {
   const problems: string[] = [];
   const intervalsMs = Object.fromEntries(
     WATCHDOG_NAMES.map((name) => [name, config.intervalSeconds * 1_000]),
@@ -122,8 +137,7 @@ export function resolveWatchdogSettings(config: WatchdogsConfig): WatchdogSettin
     } else intervalsMs[name] = value * 1_000;
   }
   const detectors = mergeThresholds(config, problems);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return {
+  const settings: WatchdogSettings = {
     detectors,
     intervalsMs,
     symbols: config.symbols,
@@ -134,6 +148,7 @@ export function resolveWatchdogSettings(config: WatchdogsConfig): WatchdogSettin
     eventMaxListeners: config.eventMaxListeners,
     run: config.run,
   };
+  return { settings, problems };
 }
 
 function mergeThresholds(config: WatchdogsConfig, problems: string[]): DetectorSettings {

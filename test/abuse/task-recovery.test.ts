@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../../src/deps.ts';
+import { MIGRATIONS_FOLDER } from '../../src/app-database.ts';
 import { executeJob } from '../../src/fk-dsl/fk-dsl.jobs.ts';
 import { type InstanceRegistry, TaskQueue, type TaskSettings } from '../../src/fk-dsl/task-queue.ts';
 import { fkDslTasks } from '../../src/fk-dsl/tasks.sql.ts';

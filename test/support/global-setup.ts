@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { MIGRATIONS_FOLDER } from '../../src/deps.ts';
+import { MIGRATIONS_FOLDER } from '../../src/app-database.ts';
 import { openDatabase, pgliteDirFor } from '../../src/platform/db/database.ts';
 import { runMigrations } from '../../src/platform/db/migrate.ts';
 import { Jobs } from '../../src/platform/jobs/jobs.ts';

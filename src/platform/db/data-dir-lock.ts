@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { join, relative, resolve } from 'node:path';
+import { OperatorChannel } from './operator-channel.ts';
 
 /**
  * PGlite is a single-process database: two processes writing one data directory corrupt it.
@@ -14,6 +15,8 @@ import { join, relative, resolve } from 'node:path';
  * which has no file to leave behind.
  */
 export interface DataDirLock {
+  /** The commands the lock's socket answers for the local operator (see operator-channel.ts). */
+  readonly channel: OperatorChannel;
   release(): Promise<void>;
 }
 
@@ -44,26 +47,31 @@ const RETRY_DELAY_MS = 100;
 const MAX_SOCKET_PATH = 100;
 
 export async function acquireDataDirLock(dir: string): Promise<DataDirLock> {
-  const address = lockAddress(dir);
+  const address = dataDirLockAddress(dir);
+  const channel = new OperatorChannel();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const server = await listen(address);
-    if (server) return held(dir, server);
+    const server = await listen(address, channel);
+    if (server) return held(dir, address, server, channel);
     const holder = await probe(address);
     if (holder.live) throw new DataDirInUseError(dir, holder.pid);
     if (process.platform === 'win32') continue;
-    const taken = await takeOver(dir, address);
-    if (taken) return held(dir, taken);
+    const taken = await takeOver(dir, address, channel);
+    if (taken) return held(dir, address, taken, channel);
     await delay(RETRY_DELAY_MS);
   }
   throw new Error(`could not lock the embedded database directory ${dir}`);
 }
 
-function held(dir: string, server: Server): DataDirLock {
+function held(dir: string, address: string, server: Server, channel: OperatorChannel): DataDirLock {
   server.unref();
+  // Owner only: connecting to a Unix socket needs write access to its file.
+  if (process.platform !== 'win32') chmodSync(address, 0o600);
   rmSync(join(dir, LEGACY_PID_FILE), { force: true });
   let released: Promise<void> | undefined;
   return {
+    channel,
     release() {
+      channel.close();
       // Closing a listening socket also removes its file.
       released ??= new Promise<void>((done) => server.close(() => done()));
       return released;
@@ -72,7 +80,7 @@ function held(dir: string, server: Server): DataDirLock {
 }
 
 /** Replaces a socket file nobody answers on, re-checked and bound while holding the takeover marker. */
-async function takeOver(dir: string, address: string): Promise<Server | undefined> {
+async function takeOver(dir: string, address: string, channel: OperatorChannel): Promise<Server | undefined> {
   const marker = join(dir, TAKEOVER_FILE);
   try {
     writeFileSync(marker, String(process.pid), { flag: 'wx' });
@@ -84,13 +92,14 @@ async function takeOver(dir: string, address: string): Promise<Server | undefine
   try {
     if ((await probe(address)).live) return undefined;
     rmSync(address, { force: true });
-    return await listen(address);
+    return await listen(address, channel);
   } finally {
     rmSync(marker, { force: true });
   }
 }
 
-function lockAddress(dir: string): string {
+/** Where the lock of the data directory `dir` listens (its operator channel too). */
+export function dataDirLockAddress(dir: string): string {
   if (process.platform === 'win32') {
     const digest = createHash('sha256').update(resolve(dir).toLowerCase()).digest('hex').slice(0, 32);
     return `\\\\?\\pipe\\vigil-${digest}`;
@@ -105,11 +114,8 @@ function lockAddress(dir: string): string {
 }
 
 /** A listening lock server, or undefined when the address is taken. */
-function listen(address: string): Promise<Server | undefined> {
-  const server = createServer((socket) => {
-    socket.on('error', () => {});
-    socket.end(`${process.pid}\n`);
-  });
+function listen(address: string, channel: OperatorChannel): Promise<Server | undefined> {
+  const server = createServer(channel.onConnection);
   return new Promise((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') done(undefined);
@@ -128,7 +134,10 @@ interface Holder {
   readonly pid?: number;
 }
 
-/** Connects to the lock: refused or absent means no live holder; anything else counts as held. */
+/**
+ * Connects to the lock: refused or absent means no live holder; anything else counts as held. The
+ * holder greets with its pid line (then waits for an operator command, which a probe never sends).
+ */
 function probe(address: string): Promise<Holder> {
   return new Promise((done) => {
     const socket = createConnection(address);
@@ -146,6 +155,10 @@ function probe(address: string): Promise<Holder> {
     });
     socket.on('data', (chunk: string) => {
       answer += chunk;
+      if (answer.includes('\n')) {
+        const pid = Number.parseInt(answer, 10);
+        finish(Number.isInteger(pid) && pid > 0 ? { live: true, pid } : { live: true });
+      }
     });
     socket.on('end', () => {
       const pid = Number.parseInt(answer, 10);

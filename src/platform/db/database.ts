@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, sql as sqlText } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import type { Logger } from '../observability/logger.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
-import { initPgliteDir, PGLITE_SETTINGS, serializeWasmOptimization } from './pglite-init.ts';
+import type { OperatorChannel } from './operator-channel.ts';
+import { initPgliteDir, isPgliteDir, PGLITE_SETTINGS, serializeWasmOptimization } from './pglite-init.ts';
 import { expectedTables, schemaCheck } from './readiness.ts';
 /**
  * The tables the handle knows (every module's `*.sql.ts` exports). The platform never names a
@@ -49,6 +48,11 @@ export interface PgliteHandle extends HandleBase {
   readonly mode: 'pglite';
   readonly dataDir: string;
   readonly pglite: PGlite;
+  /**
+   * Commands for the local operator on the lock's socket: the embedded database is
+   * single-process, so tools reach a running server's data through it (operator-channel.ts).
+   */
+  readonly operatorChannel: OperatorChannel;
 }
 export type DatabaseHandle = PostgresHandle | PgliteHandle;
 
@@ -79,17 +83,30 @@ export interface DatabaseOptions {
   /** Every module's tables, for drizzle's typed handle. */
   readonly tables?: Schema;
   readonly timeouts?: DatabaseTimeouts;
+  /**
+   * Called before a new embedded data directory is created (initdb takes seconds, once): the
+   * entry points say so at once instead of leaving the console silent.
+   */
+  readonly onCreate?: (dir: string) => void;
 }
 
 export function pgliteDirFor(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
+/**
+ * Opens the configured database. Each driver is imported when it is opened, so a process loads
+ * only the one it uses (PGlite's WebAssembly runtime or postgres.js).
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.url ? openPostgres(options.url, options) : openPglite(options.pgliteDir, options);
 }
 
-function openPostgres(url: string, options: DatabaseOptions): PostgresHandle {
+async function openPostgres(url: string, options: DatabaseOptions): Promise<PostgresHandle> {
+  const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([
+    import('postgres'),
+    import('drizzle-orm/postgres-js'),
+  ]);
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const sql = postgres(url, {
     max: options.poolSize ?? 10,
@@ -129,9 +146,18 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
   const lock: DataDirLock = await acquireDataDirLock(dir);
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   let pglite: PGlite;
+  let drizzlePglite: typeof import('drizzle-orm/pglite').drizzle;
   try {
-    await initPgliteDir(dir);
+    if (!isPgliteDir(dir)) {
+      options.onCreate?.(dir);
+      await initPgliteDir(dir);
+    }
     serializeWasmOptimization();
+    const [{ PGlite }, driver] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('drizzle-orm/pglite'),
+    ]);
+    drizzlePglite = driver.drizzle;
     pglite = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
     // Accepted for parity with Postgres; one in-process connection has no lock waits to bound.
     await pglite.exec(
@@ -148,6 +174,7 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
     mode: 'pglite',
     dataDir: dir,
     pglite,
+    operatorChannel: lock.channel,
     db,
     timeouts,
     async ping() {

@@ -1,8 +1,4 @@
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
 import type { DatabaseHandle } from './database.ts';
 
 /** Arbitrary but fixed: every Vigil instance contends for the same advisory lock. */
@@ -15,9 +11,15 @@ const MIGRATION_LOCK_KEY = 0x56_69_67_69_6c; // "Vigil"
 export async function runMigrations(handle: DatabaseHandle, migrationsFolder: string): Promise<void> {
   if (handle.mode === 'pglite') {
     // PGlite has exactly one connection and one process (see data-dir-lock.ts): nothing to race.
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
     return;
   }
+  const [{ default: postgres }, { drizzle }, { migrate: migratePostgres }] = await Promise.all([
+    import('postgres'),
+    import('drizzle-orm/postgres-js'),
+    import('drizzle-orm/postgres-js/migrator'),
+  ]);
   // Its own connections without the serving timeouts: waiting for another instance's migration on
   // the advisory lock, or rewriting a large table, may rightly take longer than a request may.
   const sql = postgres(handle.url, {

@@ -28,6 +28,11 @@ export function serializeWasmOptimization(): void {
   setFlagsFromString('--wasm-num-compilation-tasks=1');
 }
 
+/** Whether `dir` already holds a database (else opening it creates one, which takes seconds). */
+export function isPgliteDir(dir: string): boolean {
+  return existsSync(join(dir, 'PG_VERSION'));
+}
+
 /**
  * Creates a new PGlite data directory in a short-lived child process. PGlite runs initdb in a second,
  * throwaway instance plus the initdb WebAssembly module; inside the server their memories (~450 MB
@@ -35,7 +40,7 @@ export function serializeWasmOptimization(): void {
  * all of it to the system when it exits. Does nothing when the directory already holds a database.
  */
 export async function initPgliteDir(dir: string): Promise<void> {
-  if (existsSync(join(dir, 'PG_VERSION'))) return;
+  if (isPgliteDir(dir)) return;
   // The CommonJS entry, so the child needs no module resolution of its own.
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const script =

@@ -277,6 +277,22 @@ export class Jobs {
   }
 
   /**
+   * Makes sure every one of `jobs` has its queue, in one read when they all exist (every start but
+   * the first): the app does this before it is ready, so a job can be sent in a transaction from
+   * the first request on.
+   */
+  async ensureQueues(jobs: readonly JobDefinition[]): Promise<void> {
+    const existing = new Set((await this.#boss.getQueues()).map((queue) => queue.name));
+    await Promise.all(
+      jobs.map((job) => {
+        if (existing.has(job.name) && !this.#queues.has(job.name))
+          this.#queues.set(job.name, Promise.resolve());
+        return this.#ensureQueue(job);
+      }),
+    );
+  }
+
+  /**
    * Creating a queue takes a connection of its own; on PGlite (one connection) that waits for the
    * caller's open transaction, which waits for this send. Queues come first, at start.
    */
