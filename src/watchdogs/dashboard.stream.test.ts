@@ -18,9 +18,12 @@ class FakeSocket extends EventEmitter {
   bufferedAmount = 0;
   readonly sent: Array<{ readonly data: unknown; readonly options: unknown }> = [];
   closedWith: number | undefined;
+  /** Callbacks of sends that asked to hear when their bytes are handed on, in order. */
+  readonly flushes: Array<() => void> = [];
 
-  send(data: unknown, options?: unknown): void {
+  send(data: unknown, options?: unknown, flushed?: () => void): void {
     this.sent.push({ data, options });
+    if (flushed) this.flushes.push(flushed);
   }
 
   close(code = 1000): void {
@@ -139,7 +142,11 @@ function setup() {
   const stream = new DashboardStream({ watchdogs: watchdogs.api, clock, logger: createLogger('silent') });
   const connect = (url = '/dashboard/stream') => {
     const socket = new FakeSocket();
-    stream.onConnection(socket as unknown as WebSocket, { request: { url } } as unknown as WsRouteContext);
+    const limits = { maxBufferedBytes: 4_000 };
+    stream.onConnection(
+      socket as unknown as WebSocket,
+      { request: { url }, limits } as unknown as WsRouteContext,
+    );
     return socket;
   };
   return { watchdogs, clock, stream, connect };
@@ -311,5 +318,31 @@ describe('dashboard stream fan-out', () => {
     await settled();
     await settled();
     expect(socket.sent).toHaveLength(0);
+  });
+
+  it('paces a replay to the socket: past half its unsent-byte bound, it waits for what was sent to be handed on', async () => {
+    const { watchdogs, connect } = setup();
+    const socket = connect('/dashboard/stream?last=3');
+    await settled();
+    await settled();
+    // Half of the 4,000-byte bound is taken already: the first replayed event waits for a flush.
+    socket.bufferedAmount = 1_900;
+    const ids = ['01JXP0000000000000000000B1', '01JXP0000000000000000000B2', '01JXP0000000000000000000B3'];
+    watchdogs.replays[0]!.resolve({ events: ids.map((id) => event(id, 'high')), complete: true });
+    await settled();
+    watchdogs.publish(event('01JXP0000000000000000000B4', 'high'));
+    expect(socket.summary()).toEqual(['stats', 'health', `event:${ids[0]}`]);
+    expect(socket.flushes).toHaveLength(1);
+    socket.bufferedAmount = 0;
+    socket.flushes.shift()!();
+    await settled();
+    expect(socket.summary()).toEqual([
+      'stats',
+      'health',
+      ...ids.map((id) => `event:${id}`),
+      'replay',
+      'event:01JXP0000000000000000000B4',
+    ]);
+    socket.close();
   });
 });

@@ -43,6 +43,12 @@ interface Connection {
 interface PendingReplay {
   readonly query: ReplayQuery;
   readonly read: Promise<ReadResult<ReplayResult>>;
+  /**
+   * Unsent bytes past which the replay waits for the socket to flush before it sends more: half
+   * the bound on a socket's unsent bytes, so a long replay paces itself to a client that reads,
+   * and only one that does not is closed as a slow reader.
+   */
+  readonly pace: number;
 }
 
 /**
@@ -50,6 +56,9 @@ interface PendingReplay {
  * queue. Past it the connection is closed (1013) rather than left with a gap it cannot see.
  */
 const MAX_HELD = 1_000;
+
+/** `ws` options for a text message given as bytes. */
+const TEXT = Object.freeze({ binary: false });
 
 /**
  * /dashboard/stream (protocol in dashboard.protocol.ts). Each connection listens to the watchdogs'
@@ -117,6 +126,7 @@ export class DashboardStream {
       const filter = params.filter ?? ANY_EVENT;
       connection.replay = {
         query: replayQuery(params.replay, filter),
+        pace: route.limits.maxBufferedBytes / 2,
         read: this.deps.watchdogs.replayEvents(params.replay, filter).then(
           (value) => ({ ok: true, value }),
           (error: unknown) => ({ ok: false, error }),
@@ -163,9 +173,8 @@ export class DashboardStream {
       if (read.ok) {
         const { events, complete } = read.value;
         connection.overlap = new ReplayOverlap(replay.query, events);
-        let sent = 0;
-        // A filter message sent meanwhile applies to the replay too.
-        for (const event of events) if (this.#sendEvent(connection, event)) sent++;
+        const sent = await this.#sendReplay(connection, events, replay.pace);
+        if (!this.#connections.has(connection)) return;
         this.#send(connection, messages.replay(sent, complete));
       } else {
         this.deps.logger.warn({ err: read.error }, 'dashboard stream could not read the replay');
@@ -179,6 +188,23 @@ export class DashboardStream {
     } finally {
       this.#release(connection);
     }
+  }
+
+  /** Sends the replayed events that pass the connection's filter (a filter message sent meanwhile applies); returns how many. */
+  async #sendReplay(connection: Connection, events: readonly WatchdogEvent[], pace: number): Promise<number> {
+    const socket = connection.socket;
+    let sent = 0;
+    for (const event of events) {
+      if (!this.#connections.has(connection) || socket.readyState !== socket.OPEN) break;
+      if (connection.filter && !matchesEventFilter(event, connection.filter)) continue;
+      const bytes = eventBytes(event);
+      if (socket.bufferedAmount + bytes.length <= pace) sendBytes(socket, bytes);
+      // `ws` calls back once this message (so every one before it) is handed to the system, or the
+      // socket ended: a reader that does not read holds the replay here, not the server's memory.
+      else await new Promise<void>((resolve) => socket.send(bytes, TEXT, () => resolve()));
+      sent++;
+    }
+    return sent;
   }
 
   /** The opening is out: the live events heard meanwhile go now, and later ones as they come. */
@@ -198,12 +224,10 @@ export class DashboardStream {
     this.#sendEvent(connection, event);
   }
 
-  /** Sends an event that passes the connection's filter; false for one that does not. */
-  #sendEvent(connection: Connection, event: WatchdogEvent): boolean {
-    if (connection.filter && !matchesEventFilter(event, connection.filter)) return false;
+  #sendEvent(connection: Connection, event: WatchdogEvent): void {
+    if (connection.filter && !matchesEventFilter(event, connection.filter)) return;
     if (connection.socket.readyState === connection.socket.OPEN)
       sendBytes(connection.socket, eventBytes(event));
-    return true;
   }
 
   #onMessage(connection: Connection, raw: string): void {
