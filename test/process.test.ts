@@ -1,6 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BUNDLE } from './support/bundle.ts';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -11,11 +16,8 @@ interface Running {
   readonly exited: Promise<number | null>;
 }
 
-/** What `npm start` runs, in its own process with a clean environment (no DATABASE_URL). */
-function startVigil(
-  env: Record<string, string>,
-  command = [process.execPath, '--import', 'tsx', 'src/main.ts'],
-): Running {
+/** What `npm start` runs (the bundle), in its own process with a clean environment (no DATABASE_URL). */
+function startVigil(env: Record<string, string>, command = [process.execPath, BUNDLE.main]): Running {
   const [file, ...args] = command;
   const child = spawn(file!, args, {
     cwd: root,
@@ -50,14 +52,74 @@ describe('the vigil process', () => {
     database = undefined;
   });
 
-  it('refuses to start on invalid settings, listing every problem, and exits non-zero', async () => {
-    const running = startVigil({ PORT: 'eighty', LOG_LEVEL: 'chatty', SESSION_RETENTION_DAYS: '0' });
+  it('refuses to start on invalid settings, listing every problem (watchdog thresholds too) in one run', async () => {
+    const running = startVigil({
+      PORT: 'eighty',
+      LOG_LEVEL: 'chatty',
+      SESSION_RETENTION_DAYS: '0',
+      WATCHDOG_THRESHOLDS: '{"price_anomaly":{"highMov":1}}',
+      WATCHDOG_INTERVALS: 'nope:60',
+    });
     expect(await running.exited).toBe(1);
     const stderr = running.stderr();
     expect(stderr).toContain('Invalid configuration');
     expect(stderr).toContain('PORT: must be a number');
     expect(stderr).toContain('LOG_LEVEL:');
     expect(stderr).toContain('SESSION_RETENTION_DAYS: must be at least 1');
+    expect(stderr).toContain('WATCHDOG_THRESHOLDS.price_anomaly.highMov: unknown');
+    expect(stderr).toContain('WATCHDOG_INTERVALS: nope:60 is not name:seconds');
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('finds a port in use before any slow work: one plain line naming PORT, no database created', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-port-'));
+    try {
+      const running = startVigil({ PORT: String(port), DATA_DIR: join(dataDir, 'data'), LOG_LEVEL: 'warn' });
+      expect(await running.exited).toBe(1);
+      expect(running.stderr()).toBe(
+        `vigil could not start: port ${port} is already in use on 127.0.0.1: stop the process that listens on 127.0.0.1:${port}, or set PORT to a free port (PORT=0 picks one)\n`,
+      );
+      expect(existsSync(join(dataDir, 'data'))).toBe(false);
+    } finally {
+      taken.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says at once that it creates a new embedded database, and logs each phase of the start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-new-'));
+    try {
+      const running = startVigil({ PORT: '0', DATA_DIR: join(dataDir, 'data'), LOG_LEVEL: 'info' });
+      await listeningUrl(running);
+      const logs = running
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg: string; phase?: string; ms?: number });
+      const messages = logs.map((l) => l.msg);
+      const creating = messages.findIndex((m) =>
+        /^creating the embedded database in .*data, first start only$/.test(m),
+      );
+      expect(creating).toBeGreaterThanOrEqual(0);
+      expect(creating).toBeLessThan(messages.indexOf('start: database opened and migrated'));
+      for (const phase of [
+        'configuration read',
+        'port open',
+        'code loaded',
+        'database opened and migrated',
+        'app built',
+        'ready',
+      ]) {
+        expect(logs.find((l) => l.phase === phase)?.ms).toBeGreaterThanOrEqual(0);
+      }
+      running.child.kill('SIGTERM');
+      expect(await running.exited).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('starts on the embedded database, serves, and exits 0 on SIGTERM after a graceful stop', async () => {

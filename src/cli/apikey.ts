@@ -190,7 +190,7 @@ function print(command: Exclude<Command, { kind: 'help' }>, answer: unknown): vo
         `${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}).\n` +
         'The key is shown only now and can never be shown again: store it.\n',
     );
-    out(command.json ? JSON.stringify(answer) : secret);
+    out(command.json ? JSON.stringify({ apiKey: (answer as { key: unknown }).key, secret }) : secret);
     return;
   }
   if (command.kind === 'revoke') {

@@ -3,9 +3,10 @@
 // sources through tsx. Either way the entry point runs in this process, and the npm scripts `exec`
 // this file (no shell stays between npm and the server): a SIGTERM sent to `npm start` is passed on
 // by npm to the server itself, which stops gracefully, and npm exits with the server's exit code.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isBundleFresh } from './bundle-freshness.mjs';
 
 // Entry points by command word: bundled as dist/<name>.js, sources at src/<path>.
 const ENTRIES = new Map([
@@ -17,20 +18,8 @@ const [entry, source] = ENTRIES.get(process.argv[2]) ?? ['main', 'main.ts'];
 if (entry === 'apikey') process.argv.splice(2, 1);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = join(root, 'dist', `${entry}.js`);
-const stamp = join(root, 'dist', 'BUILD');
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const item of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, item.name);
-    const mtime = item.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
-    if (mtime > newest) newest = mtime;
-  }
-  return newest;
-}
-
-const fresh =
-  existsSync(built) && existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(join(root, 'src'));
+const fresh = isBundleFresh(root, entry);
 if (fresh) {
   await import(pathToFileURL(built).href);
 } else {

@@ -1,8 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureFreshBundle } from '../support/bundle.ts';
 import { withFreshDatabase } from '../support/postgres-database.ts';
 import { freePort, LAUNCH, root, stopChild } from './spawned-server.ts';
 import { summarize, table } from './stats.ts';
@@ -26,15 +27,6 @@ import { summarize, table } from './stats.ts';
  * loads on under 0.5 s of CPU.
  */
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
-/** Runs `npm run build` unless dist/ is at least as new as every file under src/ (as the launcher checks). */
-const FRESH_OR_BUILD = `
-const { readdirSync, statSync, existsSync } = require('node:fs');
-const newest = (d) => Math.max(0, ...readdirSync(d, { withFileTypes: true }).map((e) =>
-  e.isDirectory() ? newest(d + '/' + e.name) : statSync(d + '/' + e.name).mtimeMs));
-if (!existsSync('dist/BUILD') || statSync('dist/BUILD').mtimeMs < newest('src'))
-  require('node:child_process').execFileSync(process.execPath, ['src/cli/build.mjs'], { stdio: 'inherit' });
-`;
-
 interface Sample {
   readonly wallMs: number;
   readonly cpuMs: number;
@@ -43,7 +35,7 @@ type Row = Record<string, string | number>;
 
 export async function run(): Promise<void> {
   // What npm start runs is the bundle: build it when src/ is newer (the launcher would run the sources).
-  execFileSync(process.execPath, ['-e', FRESH_OR_BUILD], { cwd: root, stdio: 'inherit' });
+  ensureFreshBundle();
   if (!existsSync('/proc/self/stat')) {
     process.stdout.write('the start benchmark reads CPU time from /proc (Linux only)\n');
     return;

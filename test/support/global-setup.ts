@@ -7,12 +7,16 @@ import { openDatabase, pgliteDirFor } from '../../src/platform/db/database.ts';
 import { runMigrations } from '../../src/platform/db/migrate.ts';
 import { Jobs } from '../../src/platform/jobs/jobs.ts';
 import { createLogger } from '../../src/platform/observability/logger.ts';
+import { ensureFreshBundle } from './bundle.ts';
 
 /**
- * Builds one migrated PGlite data directory (with pg-boss's schema installed) per test run.
- * Test files copy it instead of running initdb and migrations again (~3 s saved per file).
+ * Once per test run: builds the bundle when src/ changed, and one migrated PGlite data directory
+ * (with pg-boss's schema installed) that test files copy instead of running initdb and migrations
+ * again (~3 s saved per file).
  */
 export default async function setup(project: TestProject) {
+  // Tests that spawn Vigil run the bundle (see bundle.ts).
+  ensureFreshBundle();
   const root = mkdtempSync(join(tmpdir(), 'vigil-test-template-'));
   const logger = createLogger('silent');
   const handle = await openDatabase({ pgliteDir: pgliteDirFor(root), logger });
