@@ -55,9 +55,9 @@ describe('OpenAPI document', () => {
       const operation = document.paths[`/mcp/tools/${tool.name}`]?.post;
       expect(operation, tool.name).toBeDefined();
       const input = resolve(document, operation.requestBody.content['application/json'].schema);
-      expect(input).toEqual(jsonSchemaOf(tool.inputSchema, 'input', 'draft-2020-12'));
+      expect(input).toEqual(jsonSchemaOf(tool.inputSchema, 'input'));
       const output = resolve(document, operation.responses['200'].content['application/json'].schema);
-      expect(output).toEqual(jsonSchemaOf(tool.definition.outputSchema, 'output', 'draft-2020-12'));
+      expect(output).toEqual(jsonSchemaOf(tool.definition.outputSchema, 'output'));
       for (const status of ['400', '413', '415', '422', '429', '500']) {
         expect(operation.responses[status], `${tool.name} ${status}`).toBeDefined();
       }

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, type ErrorTable, isAppError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
-import { jsonSchemaOf } from '../operations/json-schema.ts';
+import { toolSchemaOf } from '../operations/json-schema.ts';
 import type { OperationRunner } from '../operations/runner.ts';
 import type { Caller, Tool, ToolFailure } from '../operations/tool.ts';
 import {
@@ -199,25 +199,23 @@ export function createMcpServerFactory(options: McpServerOptions): (caller: Call
   };
 }
 
+/**
+ * A tool as `tools/list` lists it. The schemas are the compact ones of `toolSchemaOf`: the SDK's
+ * client compiles every output schema when it lists the tools, so their size is the client's wait.
+ */
 function describeTool(tool: Tool): ToolListing {
   const { title, description, annotations, outputSchema } = tool.definition;
-  const output = jsonSchemaOf(outputSchema, 'output', MCP_SCHEMA_DIALECT);
+  const output = toolSchemaOf(outputSchema, 'output', tool.name);
   return {
     name: tool.name,
     title,
     description,
-    inputSchema: jsonSchemaOf(tool.inputSchema, 'input', MCP_SCHEMA_DIALECT) as ToolListing['inputSchema'],
+    inputSchema: toolSchemaOf(tool.inputSchema, 'input', tool.name) as ToolListing['inputSchema'],
     // MCP output schemas describe an object (structuredContent); other shapes travel as text only.
     ...(output.type === 'object' ? { outputSchema: output as ToolListing['outputSchema'] } : {}),
     ...(annotations ? { annotations: { title, ...annotations } } : {}),
   };
 }
-
-/**
- * Draft-07, as the SDK itself emits and validates: its client compiles output schemas with Ajv's
- * default (draft-07) class, which would misread 2020-12 keywords such as `prefixItems`.
- */
-const MCP_SCHEMA_DIALECT = 'draft-7';
 
 function toolError(failure: ToolFailure): CallToolResult {
   const details = failure.details ? `\n${JSON.stringify({ details: failure.details })}` : '';

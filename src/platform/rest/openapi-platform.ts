@@ -35,7 +35,7 @@ const graphqlResponseSchema = z
  * readiness, metrics and the documentation itself.
  */
 export function addPlatformPaths(operation: AddOperation, toolCount: number, errorBody: unknown): void {
-  const gqlResponse = jsonContent(jsonSchemaOf(graphqlResponseSchema, 'output', 'draft-2020-12'));
+  const gqlResponse = jsonContent(jsonSchemaOf(graphqlResponseSchema, 'output'));
   const gqlResponses = {
     200: { description: 'The result (errors of the operation are in `errors`).', content: gqlResponse },
     400: { description: 'The document does not parse or is not valid.', content: gqlResponse },
@@ -73,7 +73,7 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
     description: graphqlDescription,
     requestBody: {
       required: true,
-      content: jsonContent(jsonSchemaOf(graphqlRequestSchema, 'input', 'draft-2020-12')),
+      content: jsonContent(jsonSchemaOf(graphqlRequestSchema, 'input')),
     },
     responses: gqlResponses,
   });
@@ -153,7 +153,6 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
   const health = jsonSchemaOf(
     z.object({ status: z.literal('ok'), version: z.string(), uptime_seconds: z.number() }),
     'output',
-    'draft-2020-12',
   );
   const readiness = jsonSchemaOf(
     z.object({
@@ -165,7 +164,6 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
       ),
     }),
     'output',
-    'draft-2020-12',
   );
   simple('/healthz', 'health', 'The process answers', jsonContent(health));
   simple('/readyz', 'readiness', 'The database and the job engine answer', jsonContent(readiness), {

@@ -54,7 +54,7 @@ export function openApiPath(template: string): string {
 export function buildOpenApiDocument(api: ApiDescription): Json {
   const schemas: Record<string, unknown> = {};
   const addSchema = (name: string, schema: z.ZodType, io: 'input' | 'output') => {
-    schemas[name] = hoistDefs(jsonSchemaOf(schema, io, 'draft-2020-12'), name, schemas);
+    schemas[name] = hoistDefs(jsonSchemaOf(schema, io), name, schemas);
     return ref(name);
   };
 

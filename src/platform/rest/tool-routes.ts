@@ -3,7 +3,7 @@ import type { ErrorTable } from '../errors.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from '../http/body.ts';
 import type { HttpRoutes, RouteContext } from '../http/http-routes.ts';
 import { errorResponse, json } from '../http/responses.ts';
-import { jsonSchemaOf } from '../operations/json-schema.ts';
+import { toolSchemaOf } from '../operations/json-schema.ts';
 import { type Caller, invalidArguments, type Tool, type ToolFailure } from '../operations/tool.ts';
 
 /**
@@ -114,8 +114,8 @@ export function toolListing(tools: readonly Tool[]): z.infer<typeof toolListSche
       name: tool.name,
       title: tool.definition.title,
       description: tool.definition.description,
-      inputSchema: jsonSchemaOf(tool.inputSchema, 'input', 'draft-2020-12'),
-      outputSchema: jsonSchemaOf(tool.definition.outputSchema, 'output', 'draft-2020-12'),
+      inputSchema: toolSchemaOf(tool.inputSchema, 'input', tool.name),
+      outputSchema: toolSchemaOf(tool.definition.outputSchema, 'output', tool.name),
       annotations: tool.definition.annotations ?? {},
     })),
   };
