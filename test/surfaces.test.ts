@@ -6,6 +6,7 @@ import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Scheduler, systemClock } from '../src/platform/clock.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
+import { BUNDLE } from './support/bundle.ts';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
 import { ManualClock } from './support/manual-clock.ts';
 
@@ -523,7 +524,7 @@ async function connectStdio(dataDir: string): Promise<Client> {
   // same market as the apps. DATA_DIR is a fresh temporary copy of the migrated test template.
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'src/mcp-stdio.ts'],
+    args: [BUNDLE.mcpStdio],
     cwd: ROOT,
     env: { ...MARKET_ENV, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', NODE_ENV: 'test' },
     stderr: 'pipe',

@@ -39,6 +39,7 @@ export const fkDslModule = defineModule<{ readonly fkDsl: FkDslService }>({
     },
   ],
   // Runs after server-info registered this instance, so its heartbeats drive the recovery.
-  start: (deps) => deps.fkDsl.startTaskRecovery(),
+  // Tasks a stopped instance left are taken over once this one serves (and at each heartbeat).
+  warmUp: (deps) => deps.fkDsl.startTaskRecovery(),
   stop: (deps) => deps.fkDsl.stopTaskRecovery(),
 });

@@ -71,9 +71,20 @@ export class WatchdogService implements WatchdogsApi {
     return this.#o.bus.listenerCount;
   }
 
-  async start(): Promise<void> {
+  /** Hears the events of every instance (the dashboard stream, subscriptions and alerts read them). */
+  async startFeed(): Promise<void> {
     await this.#o.bus.start();
+  }
+
+  /** Schedules this instance's share of the checks (when WATCHDOGS_RUN) and runs the first ones. */
+  async startChecks(): Promise<void> {
     await this.#o.runner.start();
+  }
+
+  /** Both, in order (what an instance that needs no quick readiness does). */
+  async start(): Promise<void> {
+    await this.startFeed();
+    await this.startChecks();
   }
 
   async stop(): Promise<void> {

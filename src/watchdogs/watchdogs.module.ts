@@ -63,6 +63,8 @@ export const watchdogsModule = defineModule<WatchdogsDeps>({
     },
   ],
   // The checks' job queue is worked by the runner itself, only on instances with WATCHDOGS_RUN.
-  start: (deps) => deps.watchdogs.start(),
+  // The event feed is heard from the first request on; the checks begin once the app serves.
+  start: (deps) => deps.watchdogs.startFeed(),
+  warmUp: (deps) => deps.watchdogs.startChecks(),
   stop: (deps) => deps.watchdogs.stop(),
 });

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { BUNDLE } from '../support/bundle.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 /**
@@ -35,7 +36,7 @@ async function startVigil(env: Record<string, string>, readStderr: boolean) {
   const database = await createTestDatabase('pglite');
   databases.push(database);
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [BUNDLE.main], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -52,9 +53,10 @@ async function startVigil(env: Record<string, string>, readStderr: boolean) {
   if (readStderr) child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  while (!(await answers(`${url}/healthz`, 500))) {
-    if (child.exitCode !== null) throw new Error(`vigil exited (${child.exitCode}) before listening`);
-    if (Date.now() > deadline) throw new Error('vigil did not start listening');
+  // The port opens early (requests wait for the app); ready is when the app serves.
+  while (!(await answers(`${url}/readyz`, 500))) {
+    if (child.exitCode !== null) throw new Error(`vigil exited (${child.exitCode}) before it was ready`);
+    if (Date.now() > deadline) throw new Error('vigil did not get ready');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { url, child, stderr: () => stderr };

@@ -48,6 +48,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let url = '';
   if (options.listen) {
     url = (await app.start({ port: 0, host: '127.0.0.1' })).url;
+    // Tests start where a started server is a moment later: job workers, schedules and first checks running.
+    await app.warmedUp;
   }
   return {
     app,

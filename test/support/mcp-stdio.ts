@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BUNDLE } from './bundle.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,8 +14,9 @@ export interface StdioServer {
 }
 
 /**
- * `src/mcp-stdio.ts` spawned as an MCP client would, with its own embedded database in `dataDir`
- * (DATABASE_URL is left out, so the process never shares the suite's server), connected.
+ * The stdio MCP entry (the bundle, as `npm run mcp` runs it) spawned as an MCP client would, with
+ * its own embedded database in `dataDir` (DATABASE_URL is left out, so the process never shares
+ * the suite's server), connected.
  */
 export async function spawnStdioServer(dataDir: string, name: string): Promise<StdioServer> {
   const env: Record<string, string> = {};
@@ -23,7 +25,7 @@ export async function spawnStdioServer(dataDir: string, name: string): Promise<S
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'src/mcp-stdio.ts'],
+    args: [BUNDLE.mcpStdio],
     cwd: ROOT,
     env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test' },
     stderr: 'pipe',
