@@ -83,6 +83,9 @@ const DIALECT_SPECIFIC = new Set([
   'dependencies',
   'dependentSchemas',
   'dependentRequired',
+  'minContains',
+  'maxContains',
+  'contentSchema',
   'unevaluatedProperties',
   'unevaluatedItems',
   '$recursiveRef',
@@ -128,6 +131,7 @@ export function dialectProblems(schema: JsonObject): string[] {
   });
   return problems;
 }
+
 // ---- simplification ---------------------------------------------------------------------------
 
 function simplify(value: JsonValue): JsonValue {
