@@ -1,6 +1,6 @@
 import type { AppDeps } from './deps.ts';
 import { GRAPHQL_PATH } from './platform/graphql/yoga.ts';
-import { isLoopbackAddress } from './platform/mcp/mcp-http.ts';
+import { isLoopbackAddress } from './platform/mcp/mcp-guard.ts';
 
 /** What a started server logs: where it listens, and what an operator must not miss (open access, simulated data). */
 export function logStart(deps: AppDeps, url: string, host: string): void {

@@ -5,7 +5,8 @@ import { GRAPHQL_PATH } from './platform/graphql/yoga.ts';
 import type { HttpRoutes } from './platform/http/http-routes.ts';
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts';
 import type { AppState } from './platform/lifecycle.ts';
-import { createMcpHttpEndpoint, isLoopbackAddress, MCP_PATH } from './platform/mcp/mcp-http.ts';
+import { createLazyMcpHttpEndpoint, MCP_PATH } from './platform/mcp/mcp-endpoint.ts';
+import { isLoopbackAddress } from './platform/mcp/mcp-guard.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
 import { type ModuleDefinition, resourcesOf, tablesOf } from './platform/module.ts';
 import type { OperationRunner } from './platform/operations/runner.ts';
@@ -52,7 +53,7 @@ export function mountToolSurfaces({
     logger: logger.child({ component: 'mcp' }),
     subscriptions: mcpSubscriptions,
   };
-  const mcp = createMcpHttpEndpoint({
+  const mcp = createLazyMcpHttpEndpoint({
     server: mcpServer,
     logger: mcpServer.logger,
     maxSessions: config.mcp.maxSessions,

@@ -1,12 +1,15 @@
-import { type App, buildApp } from './app.ts';
+import type { App } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
-import { createDeps } from './deps.ts';
-import { modules } from './modules.ts';
 import { onExpiry } from './platform/access/expiry.ts';
 import { LOCAL_OPERATOR } from './platform/access/principal.ts';
 import { type Viewer, viewerOf } from './platform/http/client-identity.ts';
 import { exitAfterStop } from './platform/lifecycle.ts';
 import { routeConsoleToStderr, serveMcpStdio } from './platform/mcp/mcp-stdio.ts';
+import { createLogger } from './platform/observability/logger.ts';
+import { StartPhases } from './platform/observability/start-phases.ts';
+import { plainStartFailure } from './platform/start-failure.ts';
+import { VERSION } from './platform/version.ts';
+import { buildVigil } from './start.ts';
 
 const NO_ADDRESS = { clientId: 'local:stdio', remoteAddress: undefined };
 
@@ -49,36 +52,40 @@ function endWithKey(app: App, viewer: Viewer): void {
 
 /**
  * MCP over stdio (`npm run -s mcp`): the same tools and resources as `/mcp`, for desktop MCP
- * clients that start a server process. Jobs and schedules run as in the HTTP server; no port is
- * opened. stdout carries protocol messages only (logs go to stderr). The session ends, and the
- * process exits 0 after a graceful stop, when stdin ends or on SIGINT/SIGTERM.
+ * clients that start a server process. `initialize` is answered at once, before the database is
+ * open (clients give a server a few seconds to connect, and a first start creates the embedded
+ * database); other requests wait for the start, whose phases are logged on stderr. Jobs and
+ * schedules run as in the HTTP server; no port is opened. stdout carries protocol messages only
+ * (logs go to stderr). The session ends, and the process exits 0 after a graceful stop, when stdin
+ * ends or on SIGINT/SIGTERM.
  */
 async function main(): Promise<void> {
   routeConsoleToStderr();
   const config = loadConfigOrExit();
-  const deps = await createDeps(config, modules);
-  const { logger } = deps;
-  const app = buildApp(deps, modules);
-  const shutdown = exitAfterStop(logger, () => app.stop());
+  const logger = createLogger(config.logLevel, { bufferBytes: config.logBufferBytes });
+  const phases = new StartPhases(logger);
+  phases.sinceProcessStart('configuration read');
+  let app: App | undefined;
+  const shutdown = exitAfterStop(logger, () => app?.stop() ?? Promise.resolve());
 
-  try {
-    await app.startWithoutListening();
-  } catch (error) {
-    logger.fatal({ err: error }, 'could not start');
-    await app.stop().catch(() => {});
-    process.exit(1);
-  }
-  let viewer: Viewer;
-  try {
-    viewer = await stdioCaller(app);
-  } catch (error) {
-    logger.fatal({ err: error }, 'could not start');
-    await app.stop().catch(() => {});
-    process.exit(1);
-  }
-  endWithKey(app, viewer);
-  const session = await serveMcpStdio({ server: app.mcp, caller: { viewer } });
-  logger.info({ tools: app.tools.map((t) => t.name) }, 'mcp stdio server ready');
+  const serving = (async () => {
+    app = await buildVigil(config, logger, phases);
+    await phases.time('ready', () => app!.startWithoutListening());
+    const viewer = await stdioCaller(app);
+    endWithKey(app, viewer);
+    return { options: app.mcp, caller: { viewer } };
+  })();
+  const session = await serveMcpStdio({ info: { name: 'vigil', version: VERSION }, serving, logger });
+  serving.then(
+    () => logger.info({ tools: app?.tools.map((t) => t.name) }, 'mcp stdio server ready'),
+    async (error: unknown) => {
+      const plain = plainStartFailure(error);
+      if (plain) process.stderr.write(`vigil mcp could not start: ${plain}\n`);
+      else logger.fatal({ err: error }, 'could not start');
+      await app?.stop().catch(() => {});
+      process.exit(1);
+    },
+  );
   await session.closed;
   shutdown('stdin closed');
 }

@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = `${root}dist`;
 
 rmSync(dist, { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: root,
   // Named, so every entry lands in dist/ itself, beside the chunks and migrations it loads.
   entryPoints: {
@@ -37,7 +37,9 @@ await build({
     js: "import { createRequire as __vigilCreateRequire } from 'node:module'; const require = __vigilCreateRequire(import.meta.url);",
   },
   sourcemap: 'linked',
+  metafile: !!process.env.VIGIL_BUILD_META,
   logLevel: 'warning',
 });
+if (result.metafile) writeFileSync(process.env.VIGIL_BUILD_META, JSON.stringify(result.metafile));
 cpSync(`${root}src/migrations`, `${dist}/migrations`, { recursive: true });
 writeFileSync(`${dist}/BUILD`, `${new Date().toISOString()}\n`);

@@ -10,7 +10,6 @@
  * connection failures and timeouts are retried.
  */
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
 import { networkReason, redactOutcome } from './outcome.ts';
 import { emailHtml, emailSubject, emailText } from './render.ts';
 import { guardHost } from './ssrf.ts';
@@ -49,6 +48,8 @@ async function deliver(
 
   const implicitTls = target.implicitTls ?? target.smtpPort === 465;
   const host = target.smtpHost.replace(/^\[(.*)\]$/, '$1');
+  // nodemailer loads with the first email (many servers never send one).
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     // Connect to the checked address; the name stays the TLS server name (SNI and certificate).
     host: address,

@@ -1,3 +1,4 @@
+import type { AppError, ErrorTable } from '../errors.ts';
 import { normalizeOrigin, originList } from '../http/origins.ts';
 import { rpcError } from './mcp-body.ts';
 
@@ -30,6 +31,8 @@ export interface McpGuard {
   preflight(request: Request): Response;
   /** The response, with CORS headers when the request came from a listed origin. */
   withCors(request: Request, response: Response): Response;
+  /** A caller refused before MCP (401, 403, 429) as a JSON-RPC error, with CORS for listed origins. */
+  refusal(error: AppError, errors: ErrorTable, request: Request): Response;
 }
 
 /**
@@ -68,6 +71,22 @@ export function createMcpGuard(options: McpGuardOptions): McpGuard {
   /** The Origin header when it is listed (CORS applies), else undefined. */
   const corsOrigin = (request: Request) => listed.listed(request);
 
+  function withCors(request: Request, response: Response): Response {
+    if (!vary) return response;
+    const allowed = corsOrigin(request);
+    const headers = new Headers(response.headers);
+    headers.append('vary', 'Origin');
+    if (allowed) {
+      headers.set('access-control-allow-origin', allowed);
+      headers.set('access-control-expose-headers', CORS_EXPOSED_HEADERS);
+    }
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  }
+
   return {
     refuse(request) {
       if (!hostAllowed(request)) return rpcError(403, -32000, 'Forbidden: Host header not allowed');
@@ -101,20 +120,24 @@ export function createMcpGuard(options: McpGuardOptions): McpGuard {
       });
     },
 
-    withCors(request, response) {
-      if (!vary) return response;
-      const allowed = corsOrigin(request);
-      const headers = new Headers(response.headers);
-      headers.append('vary', 'Origin');
-      if (allowed) {
-        headers.set('access-control-allow-origin', allowed);
-        headers.set('access-control-expose-headers', CORS_EXPOSED_HEADERS);
-      }
-      return new Response(response.body, {
-        status: response.status,
-        statusText: response.statusText,
-        headers,
-      });
+    withCors,
+
+    refusal(error, errors, request) {
+      const status = errors.status(error.code);
+      const retryAfter = error.details?.retryAfterSeconds;
+      const headers: Record<string, string> =
+        typeof retryAfter === 'number' && retryAfter > 0
+          ? { 'retry-after': String(Math.ceil(retryAfter)) }
+          : {};
+      const response = new Response(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: error.message, data: { code: error.code, ...error.details } },
+          id: null,
+        }),
+        { status, headers: { 'content-type': 'application/json', ...headers } },
+      );
+      return withCors(request, response);
     },
   };
 }

@@ -17,7 +17,6 @@ import { MAX_SESSIONS_PER_CLIENT, SessionTable } from './mcp-sessions.ts';
 export { MAX_MCP_BODY_BYTES } from './mcp-body.ts';
 export { isLoopbackAddress } from './mcp-guard.ts';
 
-export const MCP_PATH = '/mcp';
 
 /** Interval of SSE keep-alive comments on response streams (the SDK transport writes them). */
 export const MCP_KEEP_ALIVE_MS = 15_000;
@@ -271,23 +270,7 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
     },
     sweep,
 
-    refusal(error, errors, request) {
-      const status = errors.status(error.code);
-      const retryAfter = error.details?.retryAfterSeconds;
-      const headers: Record<string, string> =
-        typeof retryAfter === 'number' && retryAfter > 0
-          ? { 'retry-after': String(Math.ceil(retryAfter)) }
-          : {};
-      const response = new Response(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: error.message, data: { code: error.code, ...error.details } },
-          id: null,
-        }),
-        { status, headers: { 'content-type': 'application/json', ...headers } },
-      );
-      return guard.withCors(request, response);
-    },
+    refusal: guard.refusal,
 
     closeClient(clientId) {
       const owned = [...sessions.values()].filter((session) => session.clientId === clientId);

@@ -1,12 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Caller } from '../operations/tool.ts';
-import { createMcpServerFactory, type McpServerOptions } from './mcp-server.ts';
+import type { Logger } from '../observability/logger.ts';
+import { createPendingMcpServer, type McpServerOptions, type PendingMcpServer } from './mcp-server.ts';
 
 export interface McpStdioOptions {
-  readonly server: McpServerOptions;
-  /** The one caller of every request on this stream. */
-  readonly caller: Caller;
+  readonly info: McpServerOptions['info'];
+  /**
+   * What the session serves and its one caller, once the app has started: `initialize` is
+   * answered before that, every other request waits for it.
+   */
+  readonly serving: Promise<PendingMcpServer>;
+  readonly logger: Logger;
   readonly input?: Readable;
   readonly output?: Writable;
 }
@@ -18,13 +22,14 @@ export interface McpStdioSession {
 }
 
 /**
- * Serves the MCP server over newline-delimited JSON-RPC on stdin/stdout. The output stream carries
- * protocol messages only: whoever calls this keeps every log and warning on stderr.
+ * Serves the MCP server over newline-delimited JSON-RPC on stdin/stdout, from the moment it is
+ * called (see McpStdioOptions.serving). The output stream carries protocol messages only: whoever
+ * calls this keeps every log and warning on stderr.
  */
 export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioSession> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const server = createMcpServerFactory(options.server)(options.caller);
+  const server = createPendingMcpServer(options.info, options.serving, options.logger);
   const transport = new StdioServerTransport(input, output);
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => {

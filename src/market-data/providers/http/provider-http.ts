@@ -1,4 +1,4 @@
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ProviderError } from '../provider-errors.ts';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.ts';
 import { TokenBucket } from './token-bucket.ts';
@@ -149,6 +149,8 @@ export class ProviderHttp {
   }
 
   async #send(url: string, req: HttpRequest): Promise<HttpResponse> {
+    // undici loads with the first call to a live provider (a simulated market never makes one).
+    const { request } = await import('undici');
     const response = await request(url, {
       method: 'GET',
       signal: req.signal,
