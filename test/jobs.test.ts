@@ -108,7 +108,7 @@ describe.each(drivers)('jobs on %s', (driver) => {
     expect(job).toEqual({ data: { text: 'kept', at }, id });
   });
 
-  it('runs a fetched batch in parallel and settles each job on its own', async () => {
+  it('runs up to its concurrency in parallel and settles each job on its own', async () => {
     const batchJob = defineJob({
       name: 'test.batch',
       schema: z.object({ n: z.number().int() }),
@@ -120,7 +120,7 @@ describe.each(drivers)('jobs on %s', (driver) => {
     const probe = overlapProbe(50, (n) => {
       if (n % 3 === 0) throw new Error(`job ${n} refused`);
     });
-    await jobs.work(batchJob, probe.handler, { batchSize: 6, pollingIntervalSeconds: 0.5 });
+    await jobs.work(batchJob, probe.handler, { concurrency: 6, pollingIntervalSeconds: 0.5 });
     await vi.waitFor(
       async () => {
         const states = await Promise.all(ids.map((id) => jobs.jobState(batchJob, id)));
@@ -139,15 +139,15 @@ describe.each(drivers)('jobs on %s', (driver) => {
     await jobs.work(wakeJob, async ({ n }) => void ran.push(n), { pollingIntervalSeconds: 600 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await handle.db.transaction((tx) => jobs.sendMany(wakeJob, [{ n: 1 }, { n: 2 }], { tx }));
-    jobs.wake(wakeJob, 2);
+    jobs.wake(wakeJob);
     await vi.waitFor(() => expect(ran.sort()).toEqual([1, 2]), { timeout: 5_000, interval: 50 });
   });
 
-  it('draws the other workers of a queue into a backlog that only the polling worker found', async () => {
+  it('fills every free slot from a backlog that only its poll found', async () => {
     const backlogJob = defineJob({ name: 'test.backlog', schema: z.object({ n: z.number().int() }) });
     const probe = overlapProbe(300);
     await jobs.work(backlogJob, probe.handler, { concurrency: 4, pollingIntervalSeconds: 0.5 });
-    // Every worker fetches once as it starts; after that only the first one polls often.
+    // The worker fetches once as it starts and finds nothing; after that only its poll looks.
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Committed in a transaction and not woken: found the way jobs sent by another instance are.
     await handle.db.transaction((tx) =>
@@ -158,9 +158,32 @@ describe.each(drivers)('jobs on %s', (driver) => {
       ),
     );
     await vi.waitFor(() => expect(probe.ran).toHaveLength(8), { timeout: 10_000, interval: 50 });
-    // The other three joined because each fetch came back full.
+    // One fetch took a job for each of the four slots.
     expect(probe.peak).toBeGreaterThanOrEqual(3);
     expect(probe.ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('hands a handler its payload exactly as sent, quotes, backslashes and all', async () => {
+    const textJob = defineJob({
+      name: 'test.text',
+      schema: z.object({ text: z.string(), list: z.array(z.string()) }),
+    });
+    const payload = {
+      text: `it's "quoted" \\ back\\slashed\n{braces}, commas; $1 and ' ); delete from job_probe; --`,
+      list: ['a,b', '"c"', "d'e", '\\f', '{g}', 'NULL'],
+    };
+    const count = async () =>
+      (await queryRows(handle.db, sql`select count(*)::int as n from job_probe`))[0]?.n;
+    const before = await count();
+    const received: unknown[] = [];
+    await jobs.work(textJob, async (data) => void received.push(data), { pollingIntervalSeconds: 0.5 });
+    // Sent alone and inside a transaction: both paths to the job table (on the embedded database,
+    // both are prepared statements with the values written as literals).
+    await jobs.send(textJob, payload);
+    await handle.db.transaction((tx) => jobs.send(textJob, payload, { tx }));
+    jobs.wake(textJob);
+    await vi.waitFor(() => expect(received).toEqual([payload, payload]), { timeout: 10_000, interval: 50 });
+    expect(await count()).toBe(before);
   });
 
   it('rejects an invalid payload at send time, naming the field', async () => {

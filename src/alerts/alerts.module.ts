@@ -41,9 +41,9 @@ export const alertsModule = defineModule<AlertsDeps>({
     {
       job: deliverJob,
       handler: (deps) => (data) => deps.alerts.runDelivery(data.deliveryId),
-      // Deliveries mostly wait on the network: more workers than cores, each taking a few jobs per
-      // fetch (one fetch and one completion per batch).
-      work: { concurrency: 16, batchSize: 4, pollingIntervalSeconds: 1 },
+      // Deliveries mostly wait on the network: many at once, far more than cores (one fetch takes
+      // a job for every free slot).
+      work: { concurrency: 64, pollingIntervalSeconds: 1 },
     },
     {
       job: evaluateJob,

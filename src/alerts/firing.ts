@@ -165,7 +165,7 @@ export class AlertFiring {
       return outcomes;
     });
     // Committed: this instance's delivery workers take them now rather than at their next poll.
-    if (enqueued > 0) this.#o.jobs.wake(deliverJob, enqueued);
+    if (enqueued > 0) this.#o.jobs.wake(deliverJob);
     return outcomes;
   }
 }

@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { Executor } from '../db/database.ts';
 import { queryRows } from '../db/raw.ts';
+import type { PreparedStatements } from './prepared-statements.ts';
 
 type BossDb = PgBoss.Db;
 
@@ -10,15 +11,19 @@ type BossDb = PgBoss.Db;
  * pg-boss on PGlite. pg-boss sends two kinds of SQL: parameterless multi-statement scripts
  * (migrations, queue creation: `BEGIN; ...; COMMIT;`) and single parameterised statements.
  * Scripts run through `exec` inside PGlite's own transaction lock, so a failing script is rolled
- * back before anything else can reach the (single) connection and find it poisoned.
+ * back before anything else can reach the (single) connection and find it poisoned. Statements
+ * with parameters run prepared when `prepared` is given (prepared-statements.ts).
  */
-export function pgliteBossDb(pglite: PGlite): BossDb {
+export function pgliteBossDb(pglite: PGlite, prepared?: PreparedStatements): BossDb {
+  const run = async (text: string) => (await pglite.query(text)).rows as unknown[];
   return {
     async executeSql(text: string, values?: unknown[]) {
       if (!values || values.length === 0) {
         const results = await pglite.transaction((tx) => tx.exec(text));
         return { rows: results.at(-1)?.rows ?? [] };
       }
+      const rows = await prepared?.run(run, text, values);
+      if (rows) return { rows };
       const result = await pglite.query(text, values.map(toWireValue));
       return { rows: result.rows as unknown[] };
     },
@@ -28,12 +33,15 @@ export function pgliteBossDb(pglite: PGlite): BossDb {
 /**
  * pg-boss through an open drizzle transaction (either driver), for a transactional enqueue: the
  * job row commits or rolls back with the caller's writes. Calling `boss.send()` without this on
- * PGlite would wait for the transaction that is waiting for it.
+ * PGlite would wait for the transaction that is waiting for it. On PGlite, `prepared` runs
+ * statements with parameters prepared, as `pgliteBossDb` does (the same connection).
  */
-export function transactionBossDb(executor: Executor): BossDb {
+export function transactionBossDb(executor: Executor, prepared?: PreparedStatements): BossDb {
+  const run = (text: string) => queryRows(executor, sql.raw(text));
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      return { rows: await queryRows(executor, toDrizzleSql(text, values)) };
+      const rows = values.length > 0 ? await prepared?.run(run, text, values) : undefined;
+      return { rows: rows ?? (await queryRows(executor, toDrizzleSql(text, values))) };
     },
   };
 }

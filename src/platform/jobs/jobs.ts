@@ -4,7 +4,8 @@ import type { DatabaseHandle, Executor } from '../db/database.ts';
 import type { Logger } from '../observability/logger.ts';
 import { pgliteBossDb, transactionBossDb } from './executors.ts';
 import { InvalidJobPayloadError, type JobData, type JobDefinition, type JobInput } from './job.ts';
-import { LocalWorkers, pollingSecondsOf } from './local-workers.ts';
+import { PreparedStatements } from './prepared-statements.ts';
+import { QueueWorker } from './queue-worker.ts';
 import { createQueue, sendDefaults } from './queues.ts';
 
 export interface JobsOptions {
@@ -27,14 +28,13 @@ export interface SendOptions {
 }
 
 export interface WorkOptions {
-  /** Parallel workers for this queue in this process. */
-  readonly concurrency?: number;
-  readonly pollingIntervalSeconds?: number;
   /**
-   * Jobs fetched at once by each worker and run in parallel (default 1): one fetch and one
-   * completion per batch instead of per job. A batch's worker fetches again once all of it ends.
+   * Jobs of this queue that run at once in this process (default 1). One fetch takes as many jobs
+   * as there are free slots; see queue-worker.ts.
    */
-  readonly batchSize?: number;
+  readonly concurrency?: number;
+  /** How often an idle queue is asked for jobs sent by other instances (default 2 s). */
+  readonly pollingIntervalSeconds?: number;
 }
 
 export interface JobContext {
@@ -52,11 +52,13 @@ export class Jobs {
   readonly #boss: PgBoss;
   readonly #logger: Logger;
   readonly #queues = new Map<string, Promise<void>>();
-  readonly #workers: LocalWorkers;
+  readonly #workers = new Map<string, QueueWorker[]>();
+  /** pg-boss's statements prepared on the embedded database's one connection (undefined on Postgres). */
+  readonly #prepared: PreparedStatements | undefined;
   #state: 'created' | 'started' | 'stopping' | 'stopped' = 'created';
 
   constructor(handle: DatabaseHandle, options: JobsOptions) {
-    this.#workers = new LocalWorkers((id) => this.#boss.notifyWorker(id));
+    this.#prepared = handle.mode === 'pglite' ? new PreparedStatements() : undefined;
     // pg-boss asserts on keys that are present but undefined, so only set what was given.
     const common: PgBoss.ConstructorOptions = { schema: options.schema ?? 'pgboss' };
     if (options.cronMonitorIntervalSeconds !== undefined) {
@@ -79,7 +81,7 @@ export class Jobs {
               connectionTimeoutMillis: handle.timeouts.connectMs,
             } as object),
           })
-        : new PgBoss({ ...common, db: pgliteBossDb(handle.pglite) });
+        : new PgBoss({ ...common, db: pgliteBossDb(handle.pglite, this.#prepared) });
     this.#logger = options.logger.child({ component: 'jobs' });
     this.#boss.on('error', (error) => this.#logger.warn({ err: error }, 'job engine error'));
   }
@@ -112,7 +114,7 @@ export class Jobs {
       ...sendDefaults(job),
       ...rest,
       ...(startAfter !== undefined ? { startAfter } : {}),
-      ...(tx ? { db: transactionBossDb(tx) } : {}),
+      ...(tx ? { db: transactionBossDb(tx, this.#prepared) } : {}),
     });
     if (!tx && startAfter === undefined && id) this.wake(job);
     return id;
@@ -134,9 +136,9 @@ export class Jobs {
     const { retentionDays: _r, ...defaults } = sendDefaults(job) as Record<string, unknown>;
     await this.#boss.insert(
       inputs.map((input) => ({ name: job.name, data: parsePayload(job, input) as object, ...defaults })),
-      tx ? { db: transactionBossDb(tx) } : {},
+      tx ? { db: transactionBossDb(tx, this.#prepared) } : {},
     );
-    if (!tx) this.wake(job, inputs.length);
+    if (!tx) this.wake(job);
   }
 
   async work<J extends JobDefinition>(
@@ -145,41 +147,27 @@ export class Jobs {
     options: WorkOptions = {},
   ): Promise<void> {
     await this.#ensureQueue(job);
-    const workers = Math.max(1, options.concurrency ?? 1);
-    const batchSize = Math.max(1, options.batchSize ?? 1);
-    for (let i = 0; i < workers; i++) {
-      // One worker polls at the queue's interval; the others are woken (local-workers.ts): by a
-      // fetch that came back full, as there may be more waiting (so a backlog draws in one more
-      // worker per fetch), by `wake`, or at their own slow poll.
-      // pg-boss waits a whole polling interval after every fetch, even one that found a job; a
-      // worker that just ran a job asks again at once instead, so a busy queue drains at the speed
-      // of its handlers and the interval only paces an empty one.
-      let workerId: string | undefined;
-      workerId = await this.#boss.work<unknown>(
-        job.name,
-        { batchSize, pollingIntervalSeconds: pollingSecondsOf(i, options.pollingIntervalSeconds ?? 2) },
-        async (batch) => {
-          if (workerId && batch.length >= batchSize && this.#state === 'started')
-            this.#workers.wakeAnother(job.name, workerId);
-          try {
-            if (batch.length === 1) return await this.#runOne(job, handler, batch[0]!);
-            await this.#runBatch(job, handler, batch);
-          } finally {
-            if (workerId && this.#state === 'started') this.#boss.notifyWorker(workerId);
-          }
-        },
-      );
-      this.#workers.add(job.name, workerId, batchSize);
-    }
+    if (this.#state === 'stopping' || this.#state === 'stopped') return;
+    const worker = new QueueWorker({
+      queue: job.name,
+      slots: Math.max(1, options.concurrency ?? 1),
+      pollingMs: 1_000 * (options.pollingIntervalSeconds ?? 2),
+      engine: this.#boss,
+      run: (raw) => this.#runOne(job, handler, raw),
+      onError: (error, detail) => this.#logger.warn({ err: error, ...detail }, 'job failed'),
+    });
+    this.#workers.set(job.name, [...(this.#workers.get(job.name) ?? []), worker]);
+    worker.start();
   }
 
   /**
-   * Wakes enough of this process's idle workers on `job`'s queue to take `count` new jobs now,
-   * instead of at their next poll (call it once jobs sent in a transaction are committed).
-   * Workers of other instances still find them at their next poll.
+   * Tells this process's workers on `job`'s queue that jobs are waiting (call it once jobs sent in
+   * a transaction are committed), so they fetch now rather than at their next poll. Workers of
+   * other instances still find them at their next poll.
    */
-  wake(job: JobDefinition, count = 1): void {
-    if (this.#state === 'started') this.#workers.wake(job.name, count);
+  wake(job: JobDefinition): void {
+    if (this.#state !== 'started') return;
+    for (const worker of this.#workers.get(job.name) ?? []) worker.wake();
   }
 
   async #runOne<J extends JobDefinition>(
@@ -196,26 +184,6 @@ export class Jobs {
       throw error;
     }
     return handler(data, { id: raw.id, name: raw.name });
-  }
-
-  /**
-   * A fetched batch runs in parallel. pg-boss settles a batch as one (all complete or all fail), so
-   * the jobs that failed are failed here by id first; completing the batch then leaves them alone
-   * (it only completes active jobs), and each job keeps its own retries.
-   */
-  async #runBatch<J extends JobDefinition>(
-    job: J,
-    handler: JobHandler<J>,
-    batch: readonly PgBoss.Job<unknown>[],
-  ): Promise<void> {
-    const settled = await Promise.allSettled(batch.map((raw) => this.#runOne(job, handler, raw)));
-    for (const [i, result] of settled.entries()) {
-      if (result.status === 'fulfilled') continue;
-      const error = result.reason as Error;
-      const id = batch[i]!.id;
-      this.#logger.warn({ err: error, job: job.name, id }, 'job failed');
-      await this.#boss.fail(job.name, id, { message: error?.message || String(error) });
-    }
   }
 
   /** Registers (or replaces) a cron schedule; when due it enqueues `data` as a job. */
@@ -267,7 +235,16 @@ export class Jobs {
       return;
     }
     this.#state = 'stopping';
-    await this.#boss.stop({ graceful: true, wait: true, close: true, timeout: timeoutMs });
+    const started = Date.now();
+    const workers = [...this.#workers.values()].flat();
+    this.#workers.clear();
+    await Promise.all(workers.map((w) => w.stop(timeoutMs)));
+    await this.#boss.stop({
+      graceful: true,
+      wait: true,
+      close: true,
+      timeout: Math.max(1_000, timeoutMs - (Date.now() - started)),
+    });
     this.#state = 'stopped';
   }
 
