@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PinnedConnections } from '../src/alerts/delivery/pinned-http.ts';
 import { parseAllowedHosts, type Resolver } from '../src/alerts/delivery/ssrf.ts';
 import type { DeliveryContext, DeliveryOptions, WebhookTarget } from '../src/alerts/delivery/types.ts';
 import { sendWebhook } from '../src/alerts/delivery/webhook.ts';
@@ -297,5 +298,56 @@ describe('sendWebhook SSRF guard', () => {
     expect(outcome).toMatchObject({ status: 'delivered' });
     expect(lookups).toBe(1);
     expect(hits[0]?.headers.host).toBe(`hooks.example:${port}`);
+  });
+
+  it('keeps a connection for the next delivery only while the check gives the address it was opened to', async () => {
+    // Two receivers on one port, at 127.0.0.1 and 127.0.0.2: which one answers shows where a request went.
+    const sockets = new Map<string, Set<unknown>>();
+    const listenOn = async (host: string, port: number) => {
+      const server = createServer((req, res) => {
+        const seen = sockets.get(host) ?? new Set();
+        seen.add(req.socket);
+        sockets.set(host, seen);
+        req.resume();
+        req.on('end', () => res.end('ok'));
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return (server.address() as AddressInfo).port;
+    };
+    const port = await listenOn('127.0.0.1', 0);
+    await listenOn('127.0.0.2', port);
+    let address = '127.0.0.1';
+    const connections = new PinnedConnections();
+    const pooled: DeliveryOptions = {
+      ...options,
+      allowedHosts: parseAllowedHosts(['127.0.0.0/8']),
+      resolver: async () => [{ address, family: 4 }],
+      connections,
+    };
+    const send = () => sendWebhook(target(`http://hooks.example:${port}/in`), ctx(), pooled);
+    try {
+      for (let i = 0; i < 4; i++) expect(await send()).toMatchObject({ status: 'delivered' });
+      // Kept: fewer connections than requests (the pool may open a second one while the first is
+      // being handed back).
+      const kept = sockets.get('127.0.0.1')?.size ?? 0;
+      expect(kept).toBeLessThan(4);
+      // DNS now answers another address: checked again, and reached on a connection of its own.
+      address = '127.0.0.2';
+      expect(await send()).toMatchObject({ status: 'delivered' });
+      expect(sockets.get('127.0.0.2')?.size).toBe(1);
+      expect(sockets.get('127.0.0.1')?.size).toBe(kept);
+      // An address the guard refuses is refused before any kept connection could be used.
+      address = '10.1.2.3';
+      expect(await send()).toMatchObject({ status: 'failed', error: expect.stringContaining('private') });
+    } finally {
+      await connections.close();
+    }
+    // Closed: later requests still go out, each on a connection of its own.
+    address = '127.0.0.1';
+    const kept = sockets.get('127.0.0.1')?.size ?? 0;
+    expect(await send()).toMatchObject({ status: 'delivered' });
+    expect(await send()).toMatchObject({ status: 'delivered' });
+    expect(sockets.get('127.0.0.1')?.size).toBe(kept + 2);
   });
 });

@@ -38,6 +38,8 @@ export interface AlertsDomainOptions {
   readonly firing: AlertFiring;
   readonly runner: DeliveryRunner;
   readonly deliver: Deliverer;
+  /** The deliverer's kept HTTP connections, closed once the running jobs have ended. */
+  readonly connections?: { close(): Promise<void> };
   readonly events: EventSource;
   readonly thresholds: ThresholdEvaluator;
   readonly conditions: ConditionEvaluator;
@@ -68,6 +70,11 @@ export class AlertsDomain {
     this.#stop?.();
     this.#stop = undefined;
     this.#o.runner.stop();
+  }
+
+  /** After the running jobs ended: the kept connections to receivers are closed. */
+  async release(): Promise<void> {
+    await this.#o.connections?.close();
   }
 
   /** One round of the scheduled triggers: price and volume thresholds, due custom conditions (the minute job). */

@@ -11,6 +11,7 @@ import { AlertService } from './alert.service.ts';
 import { AlertsDomain } from './alerts.domain.ts';
 import { ConditionEvaluator, type ConditionPort } from './conditions.ts';
 import { createDeliverer } from './deliverer.ts';
+import { PinnedConnections } from './delivery/pinned-http.ts';
 import { parseAllowedHosts } from './delivery/ssrf.ts';
 import { DeliveryRunner } from './delivery.runner.ts';
 import { type AlertEvent, AlertFiring } from './firing.ts';
@@ -66,12 +67,14 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     secrets: new SecretBox(secretsKeyFor(config)),
     conditions: deps.conditions,
   });
+  const connections = new PinnedConnections();
   const deliver = createDeliverer(store, {
     smtp: config.smtp,
     chat: config.chat,
     options: {
       timeoutMs: config.alerts.timeoutMs,
       allowedHosts: parseAllowedHosts([...config.alerts.allowedHosts]),
+      connections,
     },
   });
   const firing = new AlertFiring({ database: deps.database, jobs: deps.jobs, clock: deps.clock, logger });
@@ -94,6 +97,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     firing,
     runner,
     deliver,
+    connections,
     thresholds: new ThresholdEvaluator({
       db: deps.database.db,
       clock: deps.clock,

@@ -53,4 +53,5 @@ export const alertsModule = defineModule<AlertsDeps>({
   ],
   start: (deps) => deps.alerts.start(),
   stop: (deps) => deps.alerts.stop(),
+  release: (deps) => deps.alerts.release(),
 });

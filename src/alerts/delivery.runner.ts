@@ -5,21 +5,28 @@
  * with jitter), or wait what the receiver's Retry-After asked (capped at an hour); after
  * ALERT_DELIVERY_MAX_ATTEMPTS attempts the delivery is `failed`.
  */
-import { and, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
-import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
+import { StatementBatcher } from '../platform/jobs/statement-batcher.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import type { DeliveryMethod } from './alert.schema.ts';
 import type { AlertService } from './alert.service.ts';
 import type { AlertRow } from './alert.view.ts';
-import { alertDeliveries, alertDeliveryAttempts, alertFirings, alerts } from './alerts.sql.ts';
 import { deliverJob } from './delivery.jobs.ts';
+import {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  claimDeliveries,
+  recordAttempts,
+} from './delivery.repository.ts';
 
 export const BASE_BACKOFF_MS = 5_000;
 export const MAX_BACKOFF_MS = 15 * 60_000;
 export const MAX_RETRY_AFTER_MS = 60 * 60_000;
 const MAX_ERROR_CHARS = 1_000;
+/** Claims or records in one statement at most. */
+const BATCH_MAX = 64;
 
 export type AttemptOutcome =
   | { readonly status: 'delivered'; readonly responseCode: number | null; readonly latencyMs: number }
@@ -80,10 +87,29 @@ export function backoffMs(
 export class DeliveryRunner {
   readonly #o: DeliveryRunnerOptions;
   readonly #running = new Set<AbortController>();
+  readonly #claims: StatementBatcher<string, ClaimedDelivery | undefined>;
+  readonly #records: StatementBatcher<AttemptRecord, undefined>;
   #stopped = false;
 
   constructor(options: DeliveryRunnerOptions) {
     this.#o = options;
+    const db = options.database.db;
+    this.#claims = new StatementBatcher(
+      async (ids) => {
+        const claimedAt = this.#o.clock.now();
+        const staleBefore = new Date(claimedAt.getTime() - this.staleClaimMs);
+        const found = await claimDeliveries(db, ids, claimedAt, staleBefore);
+        return ids.map((id) => found.get(id));
+      },
+      { max: BATCH_MAX },
+    );
+    this.#records = new StatementBatcher(
+      async (records) => {
+        await recordAttempts(db, records);
+        return records.map(() => undefined);
+      },
+      { max: BATCH_MAX },
+    );
   }
 
   /** How long an attempt may hold a delivery before it counts as abandoned (its worker died). */
@@ -102,56 +128,14 @@ export class DeliveryRunner {
 
   async run(deliveryId: string): Promise<'delivered' | 'retrying' | 'failed' | 'done'> {
     if (this.#stopped) return 'done';
-    const db = this.#o.database.db;
-    const claimedAt = this.#o.clock.now();
     // Taking the delivery: only one attempt runs at a time, whichever jobs ask (a recovered one, a
-    // retry); a claim older than an attempt can last was left by a worker that died.
-    // The claim and the reads of the firing and its alert (which may have been deleted meanwhile)
-    // are one statement: one round trip.
-    const claimed = db.$with('claimed').as(
-      db
-        .update(alertDeliveries)
-        .set({ status: 'sending', claimedAt })
-        .where(
-          and(
-            eq(alertDeliveries.id, deliveryId),
-            or(
-              inArray(alertDeliveries.status, ['pending', 'retrying']),
-              and(
-                eq(alertDeliveries.status, 'sending'),
-                lt(alertDeliveries.claimedAt, new Date(claimedAt.getTime() - this.staleClaimMs)),
-              ),
-            ),
-          ),
-        )
-        .returning({
-          firingId: alertDeliveries.firingId,
-          owner: alertDeliveries.owner,
-          alertId: alertDeliveries.alertId,
-          method: alertDeliveries.method,
-          attempts: alertDeliveries.attempts,
-        }),
-    );
-    const [found] = await db
-      .with(claimed)
-      .select({
-        delivery: {
-          owner: claimed.owner,
-          alertId: claimed.alertId,
-          method: claimed.method,
-          attempts: claimed.attempts,
-        },
-        firing: alertFirings,
-        alert: alerts,
-      })
-      .from(claimed)
-      .leftJoin(alertFirings, eq(alertFirings.id, claimed.firingId))
-      .leftJoin(alerts, and(eq(alerts.owner, alertFirings.owner), eq(alerts.id, alertFirings.alertId)));
+    // retry); a claim older than an attempt can last was left by a worker that died. The claim and
+    // the reads of the firing and its alert (which may have been deleted meanwhile) are one
+    // statement, shared with the attempts that start at the same moment.
+    const found = await this.#claims.run(deliveryId);
     if (!found) return 'done';
-    const delivery = found.delivery;
-    const firing = found?.firing;
-    const alert = found?.alert ?? undefined;
-    const attempt = delivery.attempts + 1;
+    const { alert, firing } = found;
+    const attempt = found.attempts + 1;
     const started = this.#o.clock.now();
     let outcome: AttemptOutcome;
     if (!alert || !firing) {
@@ -163,7 +147,7 @@ export class DeliveryRunner {
         outcome = await this.#o.deliver({
           deliveryId,
           attempt,
-          method: delivery.method,
+          method: found.method,
           alert,
           event: firing.event,
           test: firing.status === 'test',
@@ -205,54 +189,37 @@ export class DeliveryRunner {
       'error' in outcome
         ? truncate(exhausted ? `${outcome.error} (gave up after ${attempt} attempts)` : outcome.error)
         : null;
-    // The attempt's record and the delivery's new state are one statement; a retry also enqueues
-    // its job, in the same transaction.
-    const record = (executor: Executor) => {
-      const inserted = executor.$with('inserted').as(
-        executor
-          .insert(alertDeliveryAttempts)
-          .values({
-            deliveryId,
-            attempt,
-            owner: delivery.owner,
-            alertId: delivery.alertId,
-            method: delivery.method,
-            status: outcome.status,
-            responseCode: outcome.responseCode,
-            latencyMs: Math.max(0, Math.round(outcome.latencyMs)),
-            error,
-            attemptedAt: started,
-          })
-          .onConflictDoNothing()
-          .returning({ deliveryId: alertDeliveryAttempts.deliveryId }),
-      );
-      return executor
-        .with(inserted)
-        .update(alertDeliveries)
-        .set({
-          status,
-          attempts: attempt,
-          lastError: error,
-          updatedAt: now,
-          nextAttemptAt: next,
-          claimedAt: null,
-        })
-        .where(eq(alertDeliveries.id, deliveryId));
+    const record: AttemptRecord = {
+      deliveryId,
+      attempt,
+      owner: found.owner,
+      alertId: found.alertId,
+      method: found.method,
+      outcome: outcome.status,
+      status,
+      responseCode: outcome.responseCode,
+      latencyMs: outcome.latencyMs,
+      error,
+      attemptedAt: started,
+      updatedAt: now,
+      nextAttemptAt: next,
     };
+    // The attempt's record and the delivery's new state are one statement (shared with the attempts
+    // that end at the same moment); a retry also enqueues its job, in the same transaction.
     if (next) {
-      await db.transaction(async (tx) => {
-        await record(tx);
+      await this.#o.database.db.transaction(async (tx) => {
+        await recordAttempts(tx, [record]);
         await this.#o.jobs.send(deliverJob, { deliveryId }, { tx, startAfter: next });
       });
     } else {
-      await record(db);
+      await this.#records.run(record);
     }
     const log = status === 'failed' ? 'warn' : 'info';
     this.#o.logger[log](
       {
         deliveryId,
-        alertId: delivery.alertId,
-        method: delivery.method,
+        alertId: found.alertId,
+        method: found.method,
         attempt,
         status,
         responseCode: outcome.responseCode,

@@ -101,19 +101,24 @@ async function sendOne(
   let answer: BotAnswer = {};
   let retryAfterHeader: string | string[] | undefined;
   try {
-    const response = await pinnedRequest(pinned, url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'vigil-alerts' },
-      body: JSON.stringify({
-        chat_id: chatId,
-        text,
-        parse_mode: 'MarkdownV2',
-        disable_web_page_preview: true,
-      }),
-      timeoutMs: options.timeoutMs,
-      signal: ctx.signal,
-      maxBodyBytes: MAX_ANSWER_BYTES,
-    });
+    const response = await pinnedRequest(
+      pinned,
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'vigil-alerts' },
+        body: JSON.stringify({
+          chat_id: chatId,
+          text,
+          parse_mode: 'MarkdownV2',
+          disable_web_page_preview: true,
+        }),
+        timeoutMs: options.timeoutMs,
+        signal: ctx.signal,
+        maxBodyBytes: MAX_ANSWER_BYTES,
+      },
+      options.connections,
+    );
     status = response.status;
     retryAfterHeader = response.headers['retry-after'];
     try {

@@ -3,6 +3,7 @@
  * method (email.ts, chat.ts, webhook.ts), each `(target, ctx, options) => DeliveryOutcome`.
  * Adapters never throw for a failed delivery; the outcome says whether another attempt can help.
  */
+import type { PinnedConnections } from './pinned-http.ts';
 import type { AllowedHosts, Resolver } from './ssrf.ts';
 
 export interface DeliveryAlert {
@@ -81,6 +82,8 @@ export interface DeliveryOptions {
   readonly resolver?: Resolver;
   /** Monotonic milliseconds for latency; performance.now by default. */
   readonly monotonic?: () => number;
+  /** HTTP connections kept between attempts (see pinned-http.ts); one connection per request without. */
+  readonly connections?: PinnedConnections;
 }
 
 export interface EmailOptions extends DeliveryOptions {

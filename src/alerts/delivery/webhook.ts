@@ -93,14 +93,19 @@ async function deliver(
   const { pinned } = guarded;
   const body = webhookBody(ctx);
   try {
-    const response = await pinnedRequest(pinned, url, {
-      method: target.method,
-      headers: webhookHeaders(target, ctx, body),
-      body,
-      timeoutMs: options.timeoutMs,
-      signal: ctx.signal,
-      maxBodyBytes: MAX_ANSWER_BYTES,
-    });
+    const response = await pinnedRequest(
+      pinned,
+      url,
+      {
+        method: target.method,
+        headers: webhookHeaders(target, ctx, body),
+        body,
+        timeoutMs: options.timeoutMs,
+        signal: ctx.signal,
+        maxBodyBytes: MAX_ANSWER_BYTES,
+      },
+      options.connections,
+    );
     const latencyMs = elapsed();
     if (response.status >= 300 && response.status < 400) {
       const location = String(response.headers.location ?? '').slice(0, 200);
