@@ -250,6 +250,20 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
     expect(requests.at(-1)).toMatchObject({ deliveryId: delivery!.id, attempt: 1 });
   });
 
+  it('two jobs of one delivery that start together make one attempt', async () => {
+    const alert = await store.row(owner, 'a1');
+    await clock.advance(120_000);
+    expect(await firing.fire(alert, event('e-twice'))).toBe('fired');
+    const pending = (await deliveriesOf('a1')).filter((d) => d.owner === 'k1' && d.status === 'pending');
+    expect(pending.length).toBeGreaterThan(0);
+    const before = requests.length;
+    // Started in the same turn: their claims share one statement.
+    const outcomes = await Promise.all(pending.flatMap((d) => [runner.run(d.id), runner.run(d.id)]));
+    expect(outcomes.filter((o) => o === 'delivered')).toHaveLength(pending.length);
+    expect(outcomes.filter((o) => o === 'done')).toHaveLength(pending.length);
+    expect(requests.length - before).toBe(pending.length);
+  });
+
   it('backs off exponentially with jitter, capped, and honours Retry-After up to an hour', () => {
     expect(backoffMs(1, undefined, () => 0.5)).toBe(5_000);
     expect(backoffMs(3, undefined, () => 0.5)).toBe(20_000);

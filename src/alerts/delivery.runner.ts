@@ -99,7 +99,13 @@ export class DeliveryRunner {
         const claimedAt = this.#o.clock.now();
         const staleBefore = new Date(claimedAt.getTime() - this.staleClaimMs);
         const found = await claimDeliveries(db, ids, claimedAt, staleBefore);
-        return ids.map((id) => found.get(id));
+        // Two jobs of one delivery in the same batch (a recovered job beside its original): the
+        // first takes it, the other finds it taken, as it would have in a statement of its own.
+        return ids.map((id) => {
+          const claimed = found.get(id);
+          found.delete(id);
+          return claimed;
+        });
       },
       { max: BATCH_MAX },
     );
