@@ -27,6 +27,12 @@ export const MAX_RETRY_AFTER_MS = 60 * 60_000;
 const MAX_ERROR_CHARS = 1_000;
 /** Claims or records in one statement at most. */
 const BATCH_MAX = 64;
+/**
+ * How long a record waits for those of other attempts ending about then. Attempts start together
+ * (one fetch, one claim) but end one by one, as their receivers answer; the receiver already has
+ * the message, so the wait only holds the job's slot a little longer.
+ */
+const RECORD_WINDOW_MS = 20;
 
 export type AttemptOutcome =
   | { readonly status: 'delivered'; readonly responseCode: number | null; readonly latencyMs: number }
@@ -114,7 +120,7 @@ export class DeliveryRunner {
         await recordAttempts(db, records);
         return records.map(() => undefined);
       },
-      { max: BATCH_MAX },
+      { max: BATCH_MAX, windowMs: RECORD_WINDOW_MS },
     );
   }
 

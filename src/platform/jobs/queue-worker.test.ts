@@ -102,6 +102,26 @@ describe('QueueWorker', () => {
     await vi.waitFor(() => expect(state.completed.flat().sort()).toHaveLength(10));
   });
 
+  it('while a backlog waits, gathers freed slots for one fetch: a quarter of them, or 25 ms', async () => {
+    const { engine, state, add } = fakeEngine();
+    const h = controlled();
+    add(20);
+    const { w } = worker(engine, h.run, 8);
+    w.start();
+    await vi.waitFor(() => expect(h.probe.running).toBe(8));
+    h.end('j1');
+    await settle();
+    await settle();
+    expect(state.fetches).toHaveLength(1);
+    h.end('j2');
+    await vi.waitFor(() => expect(state.fetches).toHaveLength(2));
+    expect(state.fetches[1]).toEqual({ asked: 2, got: 2 });
+    // One slot alone is filled too, a moment later.
+    h.end('j3');
+    await vi.waitFor(() => expect(state.fetches).toHaveLength(3));
+    expect(state.fetches[2]).toEqual({ asked: 1, got: 1 });
+  });
+
   it('completes the jobs that end together in one statement and fails a failed one by itself', async () => {
     const { engine, state, add } = fakeEngine();
     const h = controlled();

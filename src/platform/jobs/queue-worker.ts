@@ -37,6 +37,13 @@ export interface QueueWorkerOptions {
   readonly onError: (error: unknown, detail: { queue: string; job?: string }) => void;
 }
 
+/**
+ * While a backlog waits (the last fetch filled every free slot), a fetch waits for a quarter of the
+ * slots to be free, or this long after the first one was: a fetch reads the whole backlog to order
+ * it, and one fetch per job ending made each job pay for a whole fetch (on the embedded database,
+ * under load, a queue could settle at one job per fetch and a fifth of its speed).
+ */
+const GATHER_MS = 25;
 /** pg-boss's own default expiry, for a job that came without one. */
 const DEFAULT_EXPIRY_SECONDS = 15 * 60;
 /** Completions written in one statement at most. */
@@ -50,6 +57,10 @@ export class QueueWorker {
   readonly #writes = new Set<Promise<unknown>>();
   readonly #completions: StatementBatcher<string, undefined>;
   #wanted = true;
+  /** The last fetch filled every free slot: more jobs are probably waiting. */
+  #backlog = false;
+  #gather: ReturnType<typeof setTimeout> | undefined;
+  #gathered = false;
   #fetching: Promise<void> | undefined;
   #poll: ReturnType<typeof setInterval> | undefined;
   #stopping = false;
@@ -92,6 +103,7 @@ export class QueueWorker {
     this.#stopping = true;
     clearInterval(this.#poll);
     clearImmediate(this.#pumpSoon);
+    clearTimeout(this.#gather);
     await this.#fetching;
     if (this.#running.size > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -127,6 +139,17 @@ export class QueueWorker {
     if (this.#stopping || this.#fetching || !this.#wanted) return;
     const free = this.#slots - this.#running.size;
     if (free <= 0) return;
+    if (this.#backlog && free < Math.ceil(this.#slots / 4) && !this.#gathered) {
+      this.#gather ??= setTimeout(() => {
+        this.#gather = undefined;
+        this.#gathered = true;
+        this.#pump();
+      }, GATHER_MS);
+      return;
+    }
+    clearTimeout(this.#gather);
+    this.#gather = undefined;
+    this.#gathered = false;
     this.#fetching = this.#fetch(free).finally(() => {
       this.#fetching = undefined;
       this.#pump();
@@ -143,7 +166,8 @@ export class QueueWorker {
       this.#o.onError(error, { queue: this.#o.queue });
     }
     // As many as asked: there may be more. Fewer: the queue was empty when it was read.
-    if (jobs.length >= free) this.#wanted = true;
+    this.#backlog = jobs.length >= free;
+    if (this.#backlog) this.#wanted = true;
     for (const job of jobs) this.#start(job);
   }
 
