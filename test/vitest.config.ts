@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -9,7 +10,15 @@ export default defineConfig({
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    reporters: ['default', './test/support/slowest-files.reporter.ts'],
     pool: 'forks',
+    // Every core, at least two: most of a file's time is spent waiting on a database, a spawned
+    // process or a socket, and vitest's default (one core fewer) is one worker on a 2-core machine.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // Test files share a worker's module cache: importing the app's modules once per worker instead
+    // of once per file. Every file builds its own app, database and servers, and restores what it
+    // changes (timers, spies), so nothing but the modules themselves is shared.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Every test file gets its own database (a copied PGlite directory or a fresh Postgres database).

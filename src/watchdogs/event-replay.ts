@@ -1,7 +1,9 @@
 import { ValidationError } from '../platform/errors.ts';
 import { type EventFilter, MAX_EVENT_LIMIT, matchesEventFilter } from './event-filter.ts';
 import { isEventId } from './event-id.ts';
-import type { WatchdogEvent } from './events.repository.ts';
+import type { ReplayQuery, WatchdogEvent } from './events.repository.ts';
+
+export type { ReplayQuery, ReplayResult } from './events.repository.ts';
 
 /**
  * A replay: the stored events a live feed starts with, so a client that connects sees the recent
@@ -37,19 +39,6 @@ export interface ReplayRequest {
 }
 
 /** What a replay reads: a request narrowed by the feed's filter. */
-export interface ReplayQuery {
-  readonly filter: EventFilter;
-  readonly afterId: string | undefined;
-  readonly last: number;
-}
-
-export interface ReplayResult {
-  /** Oldest first. */
-  readonly events: readonly WatchdogEvent[];
-  /** False when older events the query selects were left out (more than `last` matched). */
-  readonly complete: boolean;
-}
-
 /** A date, or a date and a time with its offset (a time without one would be the server's local time). */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
 

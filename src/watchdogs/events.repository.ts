@@ -1,7 +1,6 @@
 import { and, asc, desc, gt, gte, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../platform/db/database.ts';
 import { type EventFilter, type EventQuery, encodeEventCursor } from './event-filter.ts';
-import type { ReplayQuery, ReplayResult } from './event-replay.ts';
 import { watchdogEvents } from './events.sql.ts';
 
 export type WatchdogEvent = typeof watchdogEvents.$inferSelect;
@@ -72,6 +71,20 @@ export async function queryWatchdogEvents(db: Executor, query: EventQuery): Prom
   const more = rows.length > query.limit;
   const events = more ? rows.slice(0, query.limit) : rows;
   return { events, nextCursor: more ? encodeEventCursor(events.at(-1)!.id) : null };
+}
+
+/** What a replay reads (built from `since` and `last` by event-replay.ts). */
+export interface ReplayQuery {
+  readonly filter: EventFilter;
+  readonly afterId: string | undefined;
+  readonly last: number;
+}
+
+export interface ReplayResult {
+  /** Oldest first. */
+  readonly events: readonly WatchdogEvent[];
+  /** False when older events the query selects were left out (more than `last` matched). */
+  readonly complete: boolean;
 }
 
 /**
