@@ -8,16 +8,16 @@
  *   3. one delivery per method is stored, and one delivery job per delivery is enqueued.
  * The cooldown lives in the alert's row, so it holds across restarts and instances.
  */
-import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import type { EventFilterInput } from './alert.schema.ts';
 import type { AlertRow } from './alert.view.ts';
-import { alertDeliveries, alertFirings, alerts } from './alerts.sql.ts';
+import { alertFirings, alerts } from './alerts.sql.ts';
 import { deliverJob } from './delivery.jobs.ts';
+import { claimFirings } from './firing.repository.ts';
 import { type MatchableEvent, matchesFilter } from './matcher.ts';
 
 /** An event as alerts deliver it: the dashboard event shape (the watchdog is null for threshold triggers). */
@@ -91,77 +91,23 @@ export class AlertFiring {
     let enqueued = 0;
     const outcomes = await this.#o.database.db.transaction(async (tx) => {
       const outcomes = new Map<string, FireOutcome>(matched.map((a) => [keyOf(a), 'duplicate']));
-      const claimed = await tx
-        .insert(alertFirings)
-        .values(
-          matched.map((a) => ({
-            id: randomUUID(),
-            owner: a.owner,
-            alertId: a.id,
-            eventId: event.event_id,
-            status: 'fired' as const,
-            event: event as Record<string, unknown>,
-            firedAt: now,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning({ id: alertFirings.id, owner: alertFirings.owner, alertId: alertFirings.alertId });
-      if (claimed.length === 0) return outcomes;
-      const firingOf = new Map(claimed.map((c) => [keyOf({ owner: c.owner, id: c.alertId }), c.id]));
-      // The cooldown, taken where it has passed: each alert's own `cooldown_seconds`.
-      const taken = await tx
-        .update(alerts)
-        .set({ lastTriggered: now, triggerCount: sql`${alerts.triggerCount} + 1` })
-        .where(
-          and(
-            eq(alerts.enabled, true),
-            or(...claimed.map((c) => and(eq(alerts.owner, c.owner), eq(alerts.id, c.alertId)))),
-            or(
-              isNull(alerts.lastTriggered),
-              lte(
-                alerts.lastTriggered,
-                sql`${now.toISOString()}::timestamptz - make_interval(secs => ${alerts.cooldownSeconds})`,
-              ),
-            ),
-          ),
-        )
-        .returning({ owner: alerts.owner, id: alerts.id, methods: alerts.deliveryMethods });
-      const fired = new Set(taken.map(keyOf));
-      const cooling = claimed.filter((c) => !fired.has(keyOf({ owner: c.owner, id: c.alertId })));
+      // Steps 1-3 but the jobs: one statement (firing.repository.ts).
+      const claimed = await claimFirings(tx, matched, event, now);
+      const cooling = claimed.filter((c) => !c.taken).map((c) => c.firingId);
       if (cooling.length > 0) {
-        await tx
-          .update(alertFirings)
-          .set({ status: 'cooldown' })
-          .where(
-            inArray(
-              alertFirings.id,
-              cooling.map((c) => c.id),
-            ),
-          );
+        await tx.update(alertFirings).set({ status: 'cooldown' }).where(inArray(alertFirings.id, cooling));
       }
-      for (const c of claimed) outcomes.set(keyOf({ owner: c.owner, id: c.alertId }), 'cooldown');
-      const deliveries = taken.flatMap((t) =>
-        t.methods.map((method) => ({
-          id: randomUUID(),
-          firingId: firingOf.get(keyOf(t))!,
-          owner: t.owner,
-          alertId: t.id,
-          method,
-          status: 'pending' as const,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      );
-      if (deliveries.length > 0) {
-        await tx.insert(alertDeliveries).values(deliveries);
+      const deliveryIds = claimed.flatMap((c) => c.deliveryIds);
+      if (deliveryIds.length > 0) {
         await this.#o.jobs.sendMany(
           deliverJob,
-          deliveries.map((d) => ({ deliveryId: d.id })),
+          deliveryIds.map((deliveryId) => ({ deliveryId })),
           { tx },
         );
       }
-      for (const t of taken) outcomes.set(keyOf(t), 'fired');
-      enqueued = deliveries.length;
+      for (const c of claimed)
+        outcomes.set(keyOf({ owner: c.owner, id: c.alertId }), c.taken ? 'fired' : 'cooldown');
+      enqueued = deliveryIds.length;
       return outcomes;
     });
     // Committed: this instance's delivery workers take them now rather than at their next poll.

@@ -1,0 +1,76 @@
+/**
+ * The statement at the heart of firing (see firing.ts): for every matched alert, in one statement,
+ * the (alert, event) firing row is inserted (only the first instance to try gets it), the cooldown
+ * taken where it has passed, and one pending delivery stored per method of each alert that fired.
+ * Its text is the same however many alerts match (each list is one array parameter).
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../platform/db/database.ts';
+import { queryRows } from '../platform/db/raw.ts';
+import { alertDeliveries, alertFirings, alerts } from './alerts.sql.ts';
+
+/** One firing this instance inserted. */
+export interface ClaimedFiring {
+  readonly firingId: string;
+  readonly owner: string;
+  readonly alertId: string;
+  /** The cooldown had passed: the alert fired. Otherwise the firing is held by the cooldown. */
+  readonly taken: boolean;
+  /** The deliveries stored for it (one per method), empty when not taken. */
+  readonly deliveryIds: readonly string[];
+}
+
+export async function claimFirings(
+  tx: Executor,
+  matched: ReadonlyArray<{ readonly owner: string; readonly id: string }>,
+  event: { readonly event_id: string },
+  now: Date,
+): Promise<ClaimedFiring[]> {
+  const at = now.toISOString();
+  const rows = await queryRows<{
+    firing_id: string;
+    owner: string;
+    alert_id: string;
+    taken: boolean;
+    deliveries: string[] | string;
+  }>(
+    tx,
+    sql`
+    with m as (
+      select * from unnest(
+        ${sql.param(matched.map((a) => a.owner))}::text[],
+        ${sql.param(matched.map((a) => a.id))}::text[],
+        ${sql.param(matched.map(() => randomUUID()))}::text[]
+      ) as m(owner, alert_id, firing_id)
+    ), f as (
+      insert into ${alertFirings} (id, owner, alert_id, event_id, status, event, fired_at)
+      select firing_id, owner, alert_id, ${event.event_id}, 'fired', ${JSON.stringify(event)}::jsonb, ${at}::timestamptz
+      from m
+      on conflict do nothing
+      returning id, owner, alert_id
+    ), t as (
+      update ${alerts} as a set last_triggered = ${at}::timestamptz, trigger_count = a.trigger_count + 1
+      from f
+      where a.owner = f.owner and a.id = f.alert_id and a.enabled
+        and (a.last_triggered is null
+          or a.last_triggered <= ${at}::timestamptz - make_interval(secs => a.cooldown_seconds))
+      returning f.id as firing_id, a.owner, a.id, a.delivery_methods
+    ), d as (
+      insert into ${alertDeliveries} (id, firing_id, owner, alert_id, method, status, attempts, created_at, updated_at)
+      select gen_random_uuid()::text, t.firing_id, t.owner, t.id, method, 'pending', 0, ${at}::timestamptz, ${at}::timestamptz
+      from t cross join lateral jsonb_array_elements_text(t.delivery_methods) as method
+      returning id, firing_id
+    )
+    select f.id as firing_id, f.owner, f.alert_id, t.firing_id is not null as taken,
+      coalesce((select json_agg(d.id) from d where d.firing_id = f.id), '[]'::json) as deliveries
+    from f left join t on t.firing_id = f.id`,
+  );
+  return rows.map((r) => ({
+    firingId: r.firing_id,
+    owner: r.owner,
+    alertId: r.alert_id,
+    taken: r.taken,
+    deliveryIds: typeof r.deliveries === 'string' ? (JSON.parse(r.deliveries) as string[]) : r.deliveries,
+  }));
+}
