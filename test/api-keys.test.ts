@@ -12,6 +12,7 @@ import { runMigrations } from '../src/platform/db/migrate.ts';
 import { tablesOf } from '../src/platform/module.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createTestApp, graphql, type TestApp } from './support/app.ts';
+import { BUNDLE } from './support/bundle.ts';
 import { createTestDatabase, drivers, type TestDatabase } from './support/databases.ts';
 import { ManualClock } from './support/manual-clock.ts';
 
@@ -319,6 +320,66 @@ describe.each(drivers)('the apikey command on %s', (driver) => {
     }
   });
 });
+
+describe('the apikey command while a server runs on the embedded database', () => {
+  it('asks the running server (which holds the database): the key works on it at once, and its revocation too', {
+    timeout: 90_000,
+  }, async () => {
+    const database = await createTestDatabase('pglite');
+    const server = spawn(process.execPath, [BUNDLE.main], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATA_DIR: database.dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        AUTH_REQUIRED: 'true',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await listeningUrl(server);
+      const created = await apikey(['create', '--name', 'live', '--scope', 'read', '--json'], database);
+      expect(created.stderr).toMatch(/shown only now/);
+      expect(created.code).toBe(0);
+      const { apiKey, secret } = JSON.parse(created.stdout);
+      const viewer = () =>
+        fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+          body: JSON.stringify({ query: '{ viewer { kind id } }' }),
+        });
+      const answer = await viewer();
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ data: { viewer: { kind: 'KEY', id: apiKey.id } } });
+
+      const listed = await apikey(['list', '--json'], database);
+      expect(JSON.parse(listed.stdout).map((k: Json) => k.id)).toEqual([apiKey.id]);
+
+      const revoked = await apikey(['revoke', apiKey.id], database);
+      expect(revoked.code).toBe(0);
+      expect((await viewer()).status).toBe(401);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+      await database.cleanup();
+    }
+  });
+});
+
+/** The URL a spawned server logs once it serves. */
+async function listeningUrl(server: ReturnType<typeof spawn>): Promise<string> {
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    server.stderr!.on('data', (chunk) => {
+      stderr += String(chunk);
+      const line = stderr.split('\n').find((l) => l.includes('"vigil is listening"'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    server.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${stderr}`)));
+  });
+}
 
 describe('the apikey command with bad arguments', () => {
   it('exits 1 naming the flag', { timeout: 60_000 }, async () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { API_KEY_COMMANDS, apiKeyCommands, createdKeyOf, keyRecordOf } from '../access/api-key.commands.ts';
+import { checkExpiry, checkName, checkScopes } from '../access/api-key.rules.ts';
 import type { ApiKeyRecord } from '../access/api-key.service.ts';
 import { displayPrefix } from '../access/api-key.ts';
 import type { Config } from '../config.ts';
@@ -106,6 +107,15 @@ function parseCommand(argv: readonly string[], now: Date): Command {
   if (values['expires-in'] !== undefined) {
     expiryFlag = '--expires-in';
     expiresAt = new Date(now.getTime() + parseDuration(values['expires-in']));
+  }
+  // The store's own rules, checked here too: a mistyped flag is answered before any database opens.
+  checkName(values.name);
+  checkScopes(scopes);
+  try {
+    checkExpiry(expiresAt, now);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(expiryFlag, error.message.replace(/^expiresAt: /, ''));
   }
   return { kind: 'create', name: values.name, scopes, expiresAt, expiryFlag, json };
 }
