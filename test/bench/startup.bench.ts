@@ -125,7 +125,11 @@ function goal(text: string, met: boolean): string {
 
 async function repeat(measure: () => Promise<Sample>, runs = RUNS): Promise<Sample[]> {
   const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await measure());
+  for (let i = 0; i < runs; i++) {
+    const sample = await measure();
+    process.stderr.write(`  ${Math.round(sample.wallMs)} ms, CPU ${Math.round(sample.cpuMs)} ms\n`);
+    samples.push(sample);
+  }
   return samples;
 }
 
@@ -139,9 +143,12 @@ function cpuOf(pid: number): number {
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
-/** A module script in a fresh Node: wall from spawn to exit, CPU as the script reports it at its end. */
+/**
+ * A module script in a fresh Node: wall from spawn to exit, CPU as the script reports it at its end
+ * (or when it set `used` to a `process.cpuUsage()` of its own).
+ */
 function script(source: string): Promise<Sample> {
-  const code = `${source}\nconst u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
+  const code = `let used;\n${source}\nconst u = used ?? process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
@@ -165,7 +172,10 @@ function barePglite(dir: string): Promise<Sample> {
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   return script(
     `const { PGlite } = await import(${JSON.stringify(entry)});\n` +
-      `const pg = await PGlite.create(${JSON.stringify(dir)}); await pg.query('select 1');`,
+      `const pg = await PGlite.create(${JSON.stringify(dir)}); await pg.query('select 1');\n` +
+      // CPU is read before the close (the server's is read when it is ready); a directory left
+      // unclosed would make the next open recover it.
+      `used = process.cpuUsage(); await pg.close();`,
   );
 }
 

@@ -9,8 +9,16 @@
  * allowed. A new answer from DNS is another pool; pools idle for a while are closed.
  */
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { PinnedHost } from './ssrf.ts';
+
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+/** undici loads with the first webhook or chat delivery (a server may never make one). */
+const loadUndici = (): Promise<Undici> => {
+  undici ??= import('undici');
+  return undici;
+};
 
 export interface PinnedRequest {
   readonly method: 'GET' | 'POST' | 'PUT';
@@ -49,7 +57,7 @@ export function pinnedLookup(pinned: PinnedHost): LookupFunction {
   };
 }
 
-function pinnedAgent(pinned: PinnedHost, timeoutMs: number, reuse: boolean): Agent {
+function pinnedAgent({ Agent }: Undici, pinned: PinnedHost, timeoutMs: number, reuse: boolean): Agent {
   return new Agent({
     connect: { lookup: pinnedLookup(pinned), timeout: timeoutMs },
     headersTimeout: timeoutMs,
@@ -78,7 +86,7 @@ export class PinnedConnections {
   }
 
   /** The pool for `url`'s origin and these checked addresses; undefined once closed. */
-  agentFor(pinned: PinnedHost, url: URL, timeoutMs: number): Agent | undefined {
+  agentFor(undici: Undici, pinned: PinnedHost, url: URL, timeoutMs: number): Agent | undefined {
     if (this.#closed) return undefined;
     const addresses = pinned.addresses.map((a) => a.address).sort();
     const key = `${url.origin}|${addresses.join(',')}|${timeoutMs}`;
@@ -86,7 +94,7 @@ export class PinnedConnections {
     const found = this.#pools.get(key);
     // Re-inserted on every use: the map's order is least recently used first.
     if (found) this.#pools.delete(key);
-    const pool = found ?? { agent: pinnedAgent(pinned, timeoutMs, true), usedAt: now };
+    const pool = found ?? { agent: pinnedAgent(undici, pinned, timeoutMs, true), usedAt: now };
     pool.usedAt = now;
     this.#pools.set(key, pool);
     for (const [k, p] of this.#pools) {
@@ -112,10 +120,11 @@ export async function pinnedRequest(
   init: PinnedRequest,
   connections?: PinnedConnections,
 ): Promise<PinnedResponse> {
-  const pooled = connections?.agentFor(pinned, url, init.timeoutMs);
-  const agent = pooled ?? pinnedAgent(pinned, init.timeoutMs, false);
+  const undici = await loadUndici();
+  const pooled = connections?.agentFor(undici, pinned, url, init.timeoutMs);
+  const agent = pooled ?? pinnedAgent(undici, pinned, init.timeoutMs, false);
   try {
-    const response = await request(url, {
+    const response = await undici.request(url, {
       dispatcher: agent,
       method: init.method,
       headers: init.headers,

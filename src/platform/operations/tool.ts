@@ -90,18 +90,37 @@ export function checkTools(
   return checkAll(schema, definitions).map(({ tool }) => tool);
 }
 
-/** The tools, checked as `checkTools` does, each calling its operation through the runner. */
+/**
+ * The tools, each calling its operation through the runner. A tool is checked as `checkTools`
+ * checks it (its document validated against the schema, its input schema derived) when it is
+ * first used (called, listed or documented), not when the app is built: a start need not validate
+ * every document, and the unit tests check them all (`checkTools` over every module's tools).
+ */
 export function compileTools(
   schema: GraphQLSchema,
   definitions: readonly ToolDefinition<never>[],
   runner: OperationRunner,
 ): Tool[] {
-  return checkAll(schema, definitions).map(({ tool, operations, variableNames }) => {
-    const { inputSchema, definition } = tool;
+  uniqueNames(definitions);
+  return definitions.map((raw) => {
+    const definition = raw as unknown as ToolDefinition<unknown>;
+    let checked: Checked | undefined;
+    const check = () => {
+      checked ??= checkTool(schema, raw);
+      return checked;
+    };
     return {
-      ...tool,
+      definition,
+      name: definition.name,
+      get inputSchema() {
+        return check().tool.inputSchema;
+      },
+      get scope() {
+        return check().tool.scope;
+      },
       async call(raw, caller) {
-        const parsed = inputSchema.safeParse(raw ?? {});
+        const { tool, operations, variableNames } = check();
+        const parsed = tool.inputSchema.safeParse(raw ?? {});
         if (!parsed.success) return { ok: false, error: invalidArguments(parsed.error) };
         const args = parsed.data as ToolArgs;
         const result = await runner.run({
@@ -145,12 +164,16 @@ interface Checked {
 }
 
 function checkAll(schema: GraphQLSchema, definitions: readonly ToolDefinition<never>[]): Checked[] {
+  uniqueNames(definitions);
+  return definitions.map((definition) => checkTool(schema, definition));
+}
+
+function uniqueNames(definitions: readonly ToolDefinition<never>[]): void {
   const names = new Set<string>();
-  return definitions.map((definition) => {
+  for (const definition of definitions) {
     if (names.has(definition.name)) throw new Error(`two tools are named ${definition.name}`);
     names.add(definition.name);
-    return checkTool(schema, definition);
-  });
+  }
 }
 
 function checkTool(schema: GraphQLSchema, definition: ToolDefinition<never>): Checked {

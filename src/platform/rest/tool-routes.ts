@@ -126,7 +126,8 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
   const limitBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   if (byName.has('call')) throw new Error('a tool named "call" would be shadowed by /mcp/tools/call');
-  const listing = toolListing(options.tools);
+  // Built when first asked for: a start need not compute every tool's JSON Schema.
+  let listing: z.infer<typeof toolListSchema> | undefined;
   // The route layer authenticated the caller; each tool's operation checks its own scope.
   const callerOf = (request: Request, context: RouteContext): Caller => ({ request, viewer: context.viewer });
   const CALLER = { access: 'caller' } as const;
@@ -145,7 +146,15 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
     details: { tools: [...byName.keys()] },
   });
 
-  routes.add('GET', TOOL_ROUTES.list, () => json(listing), { access: 'read' });
+  routes.add(
+    'GET',
+    TOOL_ROUTES.list,
+    () => {
+      listing ??= toolListing(options.tools);
+      return json(listing);
+    },
+    { access: 'read' },
+  );
 
   // Registered before /mcp/tools/:name, so that this path is never read as a tool's name.
   routes.add(
