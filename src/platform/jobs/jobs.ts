@@ -154,7 +154,8 @@ export class Jobs {
       pollingMs: 1_000 * (options.pollingIntervalSeconds ?? 2),
       engine: this.#boss,
       run: (raw) => this.#runOne(job, handler, raw),
-      onError: (error, detail) => this.#logger.warn({ err: error, ...detail }, 'job failed'),
+      onError: (error, detail) =>
+        this.#logger.warn({ err: error, ...detail }, detail.job ? 'job failed' : 'job queue error'),
     });
     this.#workers.set(job.name, [...(this.#workers.get(job.name) ?? []), worker]);
     worker.start();
