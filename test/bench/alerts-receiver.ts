@@ -41,7 +41,7 @@ export class Receiver {
       });
     });
     // Keep-alive sockets from the app's delivery client would otherwise hold close() open.
-    this.#server.keepAliveTimeout = 1_000;
+    this.#server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
     this.base = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }

@@ -16,9 +16,11 @@ import { summarize, table } from './stats.ts';
  * /mcp/tools/call, invalid inputs) at a bounded concurrency, with WebSocket subscribe/unsubscribe
  * cycles on /ws/stream alongside, on the embedded database. Prints the heap and RSS (after a full
  * collection) every 1,000 requests, and the latency of GET /healthz probed every 50 ms on its own
- * connection, against the same probe on the idle server first (the baseline). Load comes from 64
- * client addresses (X-Forwarded-For behind one trusted proxy hop), so the per-client rate limit
- * applies without refusing the load.
+ * connection, against the same probe on the idle server first (the baseline). The mix's rate and
+ * latencies are printed beside GET /healthz sent the same way (same connections, concurrency and
+ * addresses) just before it: the floor of any request. Load comes from 64 client addresses
+ * (X-Forwarded-For behind one trusted proxy hop), so the per-client rate limit applies without
+ * refusing the load.
  */
 const REQUESTS = 10_000;
 const ROUND = 1_000;
@@ -26,6 +28,9 @@ const WARM_UP = 500;
 const CONCURRENCY = 16;
 const HEAVY_EVERY = 250;
 const IDLE_PROBE_MS = 10_000;
+/** GET /healthz requests sent like the mix, for its floor. */
+const FLOOR_REQUESTS = 2_000;
+const FLOOR: MixRequest = { kind: 'GET /healthz (floor)', method: 'GET', path: '/healthz' };
 const HEAVY_PHASE_QUERIES = 4;
 const HEAVY_FAMILY = (n: number) => `SCAN ALL WHERE VOLATILITY(${n}h) > 0`;
 const HEAVY_FALLBACK = 'SCAN US WHERE VOLATILITY(1y) > 0 LIMIT 1';
@@ -68,6 +73,11 @@ export async function run(): Promise<void> {
     // Warm-up: code paths and caches of the ordinary mix; the heavy family stays cold.
     await runPool(0, WARM_UP, (i) => send(mixRequest(i, heavy, 0), i));
     results.clear();
+    const floorStarted = performance.now();
+    await runPool(0, FLOOR_REQUESTS, (i) => send(FLOOR, i));
+    const floorRate = FLOOR_REQUESTS / ((performance.now() - floorStarted) / 1000);
+    const floor = results.get(FLOOR.kind)!;
+    results.clear();
 
     await probe.measure(IDLE_PROBE_MS);
     const idle = probe.take();
@@ -100,9 +110,10 @@ export async function run(): Promise<void> {
     const soak = probe.take();
 
     process.stdout.write(
-      `\n${REQUESTS} requests in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)} req/s)\n`,
+      `\n${REQUESTS} requests in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)} req/s, ` +
+        `${(REQUESTS / seconds / floorRate).toFixed(3)}x the ${floorRate.toFixed(0)} req/s of GET /healthz sent the same way)\n`,
     );
-    process.stdout.write(`${table(kindRows(results))}\n`);
+    process.stdout.write(`${table(kindRows(new Map([[FLOOR.kind, floor], ...results])))}\n`);
     for (const [kind, { example }] of results)
       if (example && !kind.startsWith('invalid'))
         process.stdout.write(`unexpected answer to ${kind}: ${example}\n`);
@@ -184,16 +195,19 @@ async function runPool(from: number, to: number, one: (i: number) => Promise<voi
   );
 }
 
+/** One row per kind, the floor first; p50 also as a multiple of the floor's. */
 function kindRows(results: Results) {
+  const floor = summarize(results.get(FLOOR.kind)?.latencies ?? []).p50;
   return [...results.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => (a === FLOOR.kind ? -1 : b === FLOOR.kind ? 1 : a.localeCompare(b)))
     .map(([kind, { latencies, statuses }]) => {
       const s = summarize(latencies);
       const outcomes = Object.entries(statuses)
         .sort(([, a], [, b]) => b - a)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
-      return { kind, n: String(s.n), 'p50 ms': s.p50, 'p99 ms': s.p99, 'max ms': s.max, outcomes };
+      const row = { kind, n: String(s.n), 'p50 ms': s.p50, 'p99 ms': s.p99, 'max ms': s.max };
+      return { ...row, 'p50 x floor': s.p50 / floor, outcomes };
     });
 }
 
