@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { effectiveScopes, type Principal } from '../src/platform/access/principal.ts';
 import { SESSION_LIMITS } from '../src/sessions/session.rules.ts';
 import { upkeepJob } from '../src/sessions/sessions.jobs.ts';
+import { analysisSessionQueries } from '../src/sessions/sessions.sql.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { createTestDatabase, drivers, type TestDatabase } from './support/databases.ts';
 import { ManualClock } from './support/manual-clock.ts';
@@ -218,6 +219,28 @@ describe.each(drivers)('analysis sessions on %s', (driver) => {
     expect(read.queryTypeCounts).toEqual({ 'search-by-symbol': 12 });
     // SESSION_MAX_QUERIES_PER_SESSION=5: the newest five records are kept, numbered without gaps.
     expect(read.recentQueries.map((q: Json) => q.seq)).toEqual([12, 11, 10, 9, 8]);
+  }, 60_000);
+
+  it('drops records kept under a larger limit with the daily upkeep', async () => {
+    const { session } = await create(t, { assets: ['AAPL'], type: 'EQUITY', ttl: 5 });
+    for (let i = 0; i < 7; i++) expect((await track(t, session.id)).errors).toBeUndefined();
+    // Records 1 and 2, as a limit of 7 before a restart would have kept them.
+    await t.app.deps.database.db.insert(analysisSessionQueries).values(
+      [1, 2].map((seq) => ({
+        sessionId: session.id,
+        seq,
+        queryType: 'search-by-symbol',
+        parameters: {},
+        resultSummary: 'kept under a larger limit',
+        symbols: [],
+        latencyMs: 1,
+        cacheHit: null,
+        at: new Date(clock.now()),
+      })),
+    );
+    expect(await t.app.deps.sessions.upkeep.pruneRecords()).toBeGreaterThanOrEqual(2);
+    const read = (await info(t, session.id, 100)).data.analysisSession;
+    expect(read.recentQueries.map((q: Json) => q.seq)).toEqual([7, 6, 5, 4, 3]);
   }, 60_000);
 
   it('refuses bad input naming the field, and unknown sessions as NOT_FOUND', async () => {

@@ -20,10 +20,16 @@ const MAX_PARAMETERS_CHARS = 4_000;
 /**
  * Records the data tools' calls that carry a `sessionId` in that session, in one statement: the
  * session's counters (total, cache hits, count per query type, last access) move, the query record
- * is added with the session's new count as its sequence number, and records beyond the newest
- * SESSION_MAX_QUERIES_PER_SESSION are dropped. The row lock the update takes orders concurrent
- * calls, so none is lost and every record has its own number. `total_queries` and the per-type
- * counts keep counting past the limit; only the stored records are bounded.
+ * is added with the session's new count as its sequence number, and the record this one pushes
+ * out of the newest SESSION_MAX_QUERIES_PER_SESSION is dropped. The row lock the update takes
+ * orders concurrent calls, so none is lost and every record has its own number. `total_queries`
+ * and the per-type counts keep counting past the limit; only the stored records are bounded.
+ *
+ * The record dropped is the one numbered exactly `total - limit`: one index lookup. A range
+ * (`seq <= total - limit`) walked the index from the session's first record over the entries of
+ * every record dropped before, which only a vacuum removes (the embedded database never runs one),
+ * so each call cost more than the one before (1,000 records past the limit: a call took twice as
+ * long). Records left below the window when the limit is lowered are dropped by the daily upkeep.
  *
  * A session that cannot take the call (unknown, someone else's, expired, archived) makes the call
  * fail with that reason: the caller asked for it to be recorded, and it was not.
@@ -76,7 +82,7 @@ export class SessionTracker implements ToolCallRecorder {
           returning seq
         ), pruned as (
           delete from analysis_session_queries q using bumped b
-          where q.session_id = b.id and q.seq <= b.total_queries - ${this.#o.maxQueriesPerSession}::int
+          where q.session_id = b.id and q.seq = b.total_queries - ${this.#o.maxQueriesPerSession}::int
         )
         select total_queries::int as total from bumped`,
     );

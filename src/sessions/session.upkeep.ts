@@ -3,7 +3,12 @@ import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import { queryRows } from '../platform/db/raw.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import { analysisSessionDailyMetrics, analysisSessions, analysisSessionUpkeep } from './sessions.sql.ts';
+import {
+  analysisSessionDailyMetrics,
+  analysisSessionQueries,
+  analysisSessions,
+  analysisSessionUpkeep,
+} from './sessions.sql.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -20,9 +25,11 @@ export interface SessionUpkeepOptions {
   readonly retentionDays: number;
   /** SESSION_ENABLE_ANALYTICS: without it the daily metrics are not computed. */
   readonly analytics: boolean;
+  /** SESSION_MAX_QUERIES_PER_SESSION: query records kept per session (the newest). */
+  readonly maxQueriesPerSession: number;
 }
 
-export type UpkeepTask = 'archive-expired' | 'delete-archived' | 'daily-metrics';
+export type UpkeepTask = 'archive-expired' | 'delete-archived' | 'prune-records' | 'daily-metrics';
 
 /**
  * The sessions' scheduled upkeep. A job runs every minute on some instance; each task is due once
@@ -32,6 +39,9 @@ export type UpkeepTask = 'archive-expired' | 'delete-archived' | 'daily-metrics'
  *   become `archived` (reason `expired`); nothing is deleted.
  * - delete-archived (daily): sessions archived more than SESSION_RETENTION_DAYS ago are deleted
  *   with their query records.
+ * - prune-records (daily): query records older than a session's newest
+ *   SESSION_MAX_QUERIES_PER_SESSION are deleted. Each tracked call drops the one record it pushes
+ *   out (session.tracker.ts); this only finds records kept under a larger limit before a restart.
  * - daily-metrics (daily): each complete UTC day since the last computed one (at most a week back)
  *   and always yesterday are summed up; recomputing a day writes the same row.
  */
@@ -48,6 +58,7 @@ export class SessionUpkeep {
     const tasks: [UpkeepTask, number, () => Promise<number>][] = [
       ['archive-expired', this.#o.cleanupIntervalMinutes * MINUTE_MS, () => this.archiveExpired()],
       ['delete-archived', DAY_MS, () => this.deleteArchived()],
+      ['prune-records', DAY_MS, () => this.pruneRecords()],
     ];
     if (this.#o.analytics) tasks.push(['daily-metrics', DAY_MS, () => this.computeDailyMetrics()]);
     for (const [task, intervalMs, run] of tasks) {
@@ -86,6 +97,20 @@ export class SessionUpkeep {
       .where(and(eq(analysisSessions.status, 'archived'), lt(analysisSessions.archivedAt, cutoff)))
       .returning({ id: analysisSessions.id });
     return deleted.length;
+  }
+
+  async pruneRecords(): Promise<number> {
+    const deleted = await queryRows<{ n: number }>(
+      this.#o.database.db,
+      sql`
+        with pruned as (
+          delete from ${analysisSessionQueries} q using ${analysisSessions} s
+          where q.session_id = s.id and q.seq <= s.total_queries - ${this.#o.maxQueriesPerSession}::int
+          returning 1
+        )
+        select count(*)::int as n from pruned`,
+    );
+    return deleted[0]?.n ?? 0;
   }
 
   /** Computes the complete days due; the number of days written. */

@@ -51,6 +51,7 @@ export function createSessions(o: SessionsOptions): SessionsDomain {
       cleanupIntervalMinutes: settings.cleanupIntervalMinutes,
       retentionDays: settings.retentionDays,
       analytics: settings.enableAnalytics,
+      maxQueriesPerSession: settings.maxQueriesPerSession,
     }),
   };
 }

@@ -215,8 +215,10 @@ async function measure(label: string, app: App, fake: FakeProvider): Promise<Res
       `${label}: upstream quote calls during the end-to-end run: ${upstreamQuotes} (cache warm: refills only as quotes expire)`,
     ];
     const verdict =
-      `${label}: tracking p50 ${rec.p50.toFixed(3)} ms (goal < ${GOAL_P50_MS} ms: ${rec.p50 < GOAL_P50_MS ? 'met' : 'NOT met'}); ` +
-      `end-to-end overhead p50 ${(withS.p50 - withoutS.p50).toFixed(3)} ms`;
+      `${label}: tracking p50 ${rec.p50.toFixed(3)} ms, ${(rec.p50 / base.p50).toFixed(1)}x a select 1 of ${base.p50.toFixed(3)} ms ` +
+      `(goal < ${GOAL_P50_MS} ms: ${rec.p50 < GOAL_P50_MS ? 'met' : 'NOT met'}); ` +
+      `end-to-end overhead p50 ${(withS.p50 - withoutS.p50).toFixed(3)} ms ` +
+      `(${(withS.p50 / withoutS.p50).toFixed(1)}x the call without a session)`;
     return { tracking, e2e, concurrency, notes, verdict };
   } finally {
     await app.stop();
