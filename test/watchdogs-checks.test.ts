@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config.ts';
 import { MIGRATIONS_FOLDER } from '../src/app-database.ts';
+import { parseConfig } from '../src/config.ts';
 import { MarketDataService } from '../src/market-data/market-data.service.ts';
 import type { MarketDataProvider } from '../src/market-data/providers/provider.ts';
 import { ProviderError } from '../src/market-data/providers/provider-errors.ts';

@@ -17,7 +17,6 @@ import { MAX_SESSIONS_PER_CLIENT, SessionTable } from './mcp-sessions.ts';
 export { MAX_MCP_BODY_BYTES } from './mcp-body.ts';
 export { isLoopbackAddress } from './mcp-guard.ts';
 
-
 /** Interval of SSE keep-alive comments on response streams (the SDK transport writes them). */
 export const MCP_KEEP_ALIVE_MS = 15_000;
 
