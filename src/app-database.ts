@@ -14,6 +14,8 @@ export interface AppDatabaseOptions {
   readonly onOpen?: () => void;
   /** Postgres connections at most (a command line needs two). */
   readonly poolSize?: number;
+  /** A short-lived process: open the embedded database sooner, at some memory (see openDatabase). */
+  readonly shortLived?: boolean;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function openAppDatabase(
     timeouts: config.database.timeouts,
     ...(options.onCreate ? { onCreate: options.onCreate } : {}),
     ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+    ...(options.shortLived ? { shortLived: true } : {}),
   });
   options.onOpen?.();
   try {

@@ -182,7 +182,7 @@ async function executeHere(config: Config, request: { command: string; args: unk
   ]);
   // A command line answers on stdout; the service's info logs would only repeat it on stderr.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const database = await openAppDatabase(config, logger, { poolSize: 2 });
+  const database = await openAppDatabase(config, logger, { poolSize: 2, shortLived: true });
   try {
     const run = apiKeyCommands(new ApiKeyService({ database, clock: systemClock, logger }))[request.command]!;
     return JSON.parse(JSON.stringify(await run(request.args)));

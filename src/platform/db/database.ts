@@ -7,7 +7,13 @@ import type postgres from 'postgres';
 import type { Logger } from '../observability/logger.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import type { OperatorChannel } from './operator-channel.ts';
-import { initPgliteDir, isPgliteDir, PGLITE_SETTINGS, serializeWasmOptimization } from './pglite-init.ts';
+import {
+  baselineWasmOnly,
+  initPgliteDir,
+  isPgliteDir,
+  PGLITE_SETTINGS,
+  serializeWasmOptimization,
+} from './pglite-init.ts';
 import { expectedTables, schemaCheck } from './readiness.ts';
 /**
  * The tables the handle knows (every module's `*.sql.ts` exports). The platform never names a
@@ -88,6 +94,11 @@ export interface DatabaseOptions {
    * entry points say so at once instead of leaving the console silent.
    */
   readonly onCreate?: (dir: string) => void;
+  /**
+   * A short-lived process (a command line): PGlite's WebAssembly runs as baseline code only
+   * (see pglite-init.ts). A server lets V8 optimise it, one function at a time.
+   */
+  readonly shortLived?: boolean;
 }
 
 export function pgliteDirFor(dataDir: string): string {
@@ -152,7 +163,8 @@ async function openPglite(dir: string, options: DatabaseOptions): Promise<Pglite
       options.onCreate?.(dir);
       await initPgliteDir(dir);
     }
-    serializeWasmOptimization();
+    if (options.shortLived) baselineWasmOnly();
+    else serializeWasmOptimization();
     const [{ PGlite }, driver] = await Promise.all([
       import('@electric-sql/pglite'),
       import('drizzle-orm/pglite'),

@@ -34,6 +34,17 @@ export function isPgliteDir(dir: string): boolean {
 }
 
 /**
+ * For a process that runs a few statements and exits (a command line): PGlite's WebAssembly runs
+ * as V8's baseline code only. Optimising Postgres's large functions costs more CPU than such a
+ * process ever saves, and the exit waits for optimisations still compiling: `npm run apikey` on the
+ * embedded database took 1.2-1.4 s of which ~0.3 s idle at exit, and takes 0.7-0.8 s this way.
+ * Process-wide, like serializeWasmOptimization; call it before the first PGlite instance.
+ */
+export function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
  * Creates a new PGlite data directory in a short-lived child process. PGlite runs initdb in a second,
  * throwaway instance plus the initdb WebAssembly module; inside the server their memories (~450 MB
  * resident) stay until a full garbage collection that an idle server may never run. A child returns
