@@ -16,7 +16,6 @@ import type { ToolCallRecorder } from './market-data/tools/tool-calls.ts';
 import { type Scheduler, systemClock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
 import { Jobs, type JobsOptions } from './platform/jobs/jobs.ts';
-import type { ModuleDefinition } from './platform/module.ts';
 import { createLogger, type Logger } from './platform/observability/logger.ts';
 import { createMetrics, type Metrics } from './platform/observability/metrics.ts';
 import { VERSION } from './platform/version.ts';
@@ -70,11 +69,7 @@ export interface DepsOverrides {
  * Wires every service on the app's database (opening and migrating it unless it is given). Starts
  * nothing that runs by itself.
  */
-export async function createDeps(
-  config: Config,
-  _modules: readonly ModuleDefinition<AppDeps>[],
-  overrides: DepsOverrides = {},
-): Promise<AppDeps> {
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<AppDeps> {
   // Checked before anything opens: a wrong watchdog setting stops the start with its name (the
   // entry points have checked it with the rest of the configuration already).
   const watchdogSettings = resolveWatchdogSettings(config.watchdogs);

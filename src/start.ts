@@ -27,9 +27,7 @@ export async function buildVigil(config: Config, logger: Logger, phases: StartPh
     const [code, opened] = await Promise.all([runtime, database]);
     handle = opened;
     const { createDeps, buildApp, modules } = code;
-    const deps = await phases.time('services wired', () =>
-      createDeps(config, modules, { logger, database: opened }),
-    );
+    const deps = await phases.time('services wired', () => createDeps(config, { logger, database: opened }));
     return await phases.time('app built', () => buildApp(deps, modules));
   } catch (error) {
     await (handle ?? (await database.catch(() => undefined)))?.close().catch(() => {});

@@ -118,7 +118,7 @@ export async function onPostgres(serverUrl: string, modules: Modules): Promise<R
 
 async function appOn(config: ReturnType<typeof parseConfig>, modules: Modules): Promise<App> {
   const fake = createFakeProvider('bench', { capabilities: ['quote'] });
-  return buildApp(await createDeps(config, modules, { providers: [fake] }), modules);
+  return buildApp(await createDeps(config, { providers: [fake] }), modules);
 }
 
 async function measure(label: string, app: App): Promise<Result> {

@@ -26,7 +26,7 @@ const QUERY = JSON.stringify({ query: '{ serverInfo { name version } }' });
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, RATE_LIMIT_MAX: '1000000' });
-  const app = buildApp(await createDeps(config, modules), modules);
+  const app = buildApp(await createDeps(config), modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   try {
     const { secret } = await app.deps.apiKeys.create({ name: 'bench', scopes: ['read'] }, LOCAL_OPERATOR);

@@ -40,7 +40,7 @@ export async function run(): Promise<void> {
   const server = await bundledServer();
   const { buildApp, createDeps, createLogger, modules, WatchdogEventBus } = server;
   const { dataDir, fake, config } = fanoutServer(server, most);
-  const deps = await createDeps(config, modules, { providers: [fake] });
+  const deps = await createDeps(config, { providers: [fake] });
   const bus = new WatchdogEventBus({
     database: deps.database,
     clock: deps.clock,

@@ -35,7 +35,7 @@ export async function run(): Promise<void> {
   const server = await bundledServer();
   const { buildApp, createDeps, modules } = server;
   const { dataDir, fake, config } = fanoutServer(server, most);
-  const app = buildApp(await createDeps(config, modules, { providers: [fake] }), modules);
+  const app = buildApp(await createDeps(config, { providers: [fake] }), modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   const clients = clientWorker();
   const rows: Array<Record<string, string | number>> = [];

@@ -40,7 +40,7 @@ export async function run(): Promise<void> {
     TRUST_PROXY_HOPS: '1',
     RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
   });
-  const app = buildApp(await createDeps(config, modules), modules);
+  const app = buildApp(await createDeps(config), modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
 
   const body = JSON.stringify({

@@ -44,7 +44,7 @@ export async function run(): Promise<void> {
   const { buildApp, createDeps, modules, parseConfig } = await bundledServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-mcp-'));
   const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, RATE_LIMIT_MAX: '1000000' });
-  const app = buildApp(await createDeps(config, modules), modules);
+  const app = buildApp(await createDeps(config), modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   const endpoint = `${url}/mcp`;
   const raw = await RawSession.open(endpoint);

@@ -66,7 +66,7 @@ async function viaHub(n: number): Promise<Result> {
   const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
   fake.prices.set('BTC/USDT', 50_000);
   const app = buildApp(
-    await createDeps(parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), modules, { providers: [fake] }),
+    await createDeps(parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), { providers: [fake] }),
     modules,
   );
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });

@@ -105,7 +105,7 @@ function quoteProvider(): FakeProvider {
 
 /** Built, not started: the runner and the recorder need no listener, jobs or watchdogs. */
 async function appOn(config: ReturnType<typeof parseConfig>, fake: FakeProvider): Promise<App> {
-  return buildApp(await createDeps(config, modules, { providers: [fake] }), modules);
+  return buildApp(await createDeps(config, { providers: [fake] }), modules);
 }
 
 async function measure(label: string, app: App, fake: FakeProvider): Promise<Result> {

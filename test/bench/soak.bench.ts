@@ -43,7 +43,7 @@ export async function run(): Promise<void> {
   if (!gc) process.stdout.write('run with --expose-gc (npm run bench does) for comparable heap samples\n');
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-soak-'));
   const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, TRUST_PROXY_HOPS: '1' });
-  const deps = await createDeps(config, modules);
+  const deps = await createDeps(config);
   const app = buildApp(deps, modules);
   const { url } = await app.start({ port: 0, host: '127.0.0.1' });
   const compile = (deps.fkDsl as { compile?: (q: string) => unknown }).compile?.bind(deps.fkDsl);

@@ -61,7 +61,6 @@ export async function run(): Promise<void> {
   try {
     const deps = await createDeps(
       parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, WATCHDOGS_RUN: 'false' }),
-      modules,
       { providers: [fake] },
     );
     try {
@@ -358,10 +357,7 @@ async function onPostgres(serverUrl: string): Promise<Array<Record<string, strin
       WATCHDOGS_RUN: 'false',
     });
     const fake = createFakeProvider('bench', { capabilities: ['quote'] });
-    return await latency(
-      'postgres',
-      buildApp(await createDeps(config, modules, { providers: [fake] }), modules),
-    );
+    return await latency('postgres', buildApp(await createDeps(config, { providers: [fake] }), modules));
   } finally {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });

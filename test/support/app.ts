@@ -40,7 +40,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const deps = await createDeps(config, modules, {
+  const deps = await createDeps(config, {
     logger: createLogger(config.logLevel),
     ...options.overrides,
   });
