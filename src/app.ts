@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
+import { ModuleLifecycle } from './app-modules.ts';
 import { logStart } from './app-start-log.ts';
 import { mountToolSurfaces } from './app-surfaces.ts';
 import type { AppDeps } from './deps.ts';
@@ -164,9 +165,9 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
   } satisfies MetricSamplers);
 
   const adapter = createServerAdapter<ServerContext>((request, ctx) => routes.dispatch(request, ctx));
-  let started: ModuleDefinition<AppDeps>[] = [];
-
+  const lifecycle = new ModuleLifecycle(deps, modules, logger);
   let starting: Promise<unknown> | undefined;
+  let warming: Promise<void> | undefined;
   let warmedUp!: () => void;
   const warmUpDone = new Promise<void>((resolve) => {
     warmedUp = resolve;
@@ -177,63 +178,15 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     if (state !== 'starting') throw new Error('the app was stopped while it was starting');
   };
 
-  /** What serving needs: the job engine, every queue (a job may be sent from the first request), each module's start. */
-  async function startModules(): Promise<void> {
+  function startModules(): Promise<void> {
     if (state !== 'built') throw new Error(`cannot start an app that is ${state}`);
     state = 'starting';
-    await deps.jobs.start();
-    checkNotStopped();
-    await deps.jobs.ensureQueues(modules.flatMap((m) => (m.jobs ?? []).map((j) => j.job)));
-    for (const module of modules) {
-      checkNotStopped();
-      started.push(module);
-      await module.start?.(deps);
-    }
-    // The local operator's commands (the embedded database's lock socket answers them).
-    if (deps.database.mode === 'pglite') {
-      deps.database.operatorChannel.serve(
-        Object.assign({}, ...modules.map((m) => m.operatorCommands?.(deps) ?? {})),
-      );
-    }
+    starting = lifecycle.start(checkNotStopped);
+    return starting as Promise<void>;
   }
 
-  /**
-   * After the app is ready, one step at a time with a turn of the event loop between steps (a
-   * request never waits behind the whole warm-up): job workers and schedules, then each module's
-   * warm-up. A failed step is logged and the others still run.
-   */
-  async function warmUp(): Promise<void> {
-    const steps: Array<[string, () => Promise<void> | void]> = [];
-    for (const module of modules) {
-      for (const { job, handler, work, cron } of module.jobs ?? []) {
-        steps.push([
-          `jobs ${job.name}`,
-          async () => {
-            await deps.jobs.work(job, handler(deps), work);
-            if (cron) await deps.jobs.schedule(job, cron.expression, cron.data as never);
-          },
-        ]);
-      }
-    }
-    for (const module of modules) {
-      if (module.warmUp) steps.push([`module ${module.name}`, () => module.warmUp?.(deps)]);
-    }
-    const begun = performance.now();
-    for (const [name, step] of steps) {
-      if (state !== 'running') break;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      try {
-        await step();
-      } catch (error) {
-        if (state === 'running') logger.error({ err: error, step: name }, 'warm-up step failed');
-      }
-    }
-    if (state === 'running') logger.info({ ms: Math.round(performance.now() - begun) }, 'warm-up done');
-  }
-
-  let warming: Promise<void> | undefined;
   function beginWarmUp(): void {
-    warming = warmUp().finally(warmedUp);
+    warming = lifecycle.warmUp(() => state === 'running').finally(warmedUp);
   }
 
   return {
@@ -254,15 +207,13 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     },
 
     async startWithoutListening() {
-      starting = startModules();
-      await starting;
+      await startModules();
       state = 'running';
       beginWarmUp();
     },
 
     async start(options) {
-      starting = startModules();
-      await starting;
+      await startModules();
       checkNotStopped();
       if ('listener' in options) {
         server = options.listener.server;
@@ -307,14 +258,11 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
           eventStreams.endAll();
           await Promise.all([mcp.close(ms), upgrades.closeAll(ms)]);
         },
-        stopModules: async () => {
-          for (const module of [...started].reverse()) await module.stop?.(deps);
-        },
+        stopModules: () => lifecycle.stop(),
         stopJobs: (ms) => deps.jobs.stop(ms),
         dispose: async () => {
           stopHearingRevocations();
-          for (const module of started.reverse()) await module.release?.(deps);
-          started = [];
+          await lifecycle.release();
           await adapter.dispose();
           await yoga.dispose();
           await deps.database.close();
