@@ -14,7 +14,9 @@ export default defineConfig({
     pool: 'forks',
     // Every core, at least two: most of a file's time is spent waiting on a database, a spawned
     // process or a socket, and vitest's default (one core fewer) is one worker on a 2-core machine.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // (Three workers on two cores took as long as two.) At most eight: each worker holds its own
+    // embedded databases and servers in memory.
+    maxWorkers: Math.min(8, Math.max(2, availableParallelism())),
     // Test files share a worker's module cache: importing the app's modules once per worker instead
     // of once per file. Every file builds its own app, database and servers, and restores what it
     // changes (timers, spies), so nothing but the modules themselves is shared.
