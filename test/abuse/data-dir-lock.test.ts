@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acquireDataDirLock, DataDirInUseError } from '../../src/platform/db/data-dir-lock.ts';
+import { BUNDLE } from '../support/bundle.ts';
 
 /**
  * The embedded database directory is held by a real lock: a pid file naming some unrelated live
@@ -94,5 +95,55 @@ describe('the embedded database directory lock', () => {
       Array(3).fill(expect.stringContaining('in use by process')),
     );
     await won[0]!.value.release();
+  });
+});
+
+describe('a first start interrupted while it creates the embedded database', () => {
+  it('leaves no half-made database: the next start creates it anew and serves', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = tempDir();
+    const pgliteDir = join(dataDir, 'pglite');
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+    };
+    // Its own process group, so that the kill reaches the child creating the database too (as a
+    // terminal's Ctrl-C reaches every process of the foreground group).
+    const first = spawn(process.execPath, [BUNDLE.main], { cwd: root, env, stdio: 'ignore', detached: true });
+    children.push(first);
+    await vi.waitFor(() => expect(readdirSync(pgliteDir)).toContain('.creating'), {
+      timeout: 60_000,
+      interval: 20,
+    });
+    process.kill(-first.pid!, 'SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    expect(existsSync(join(pgliteDir, 'PG_VERSION'))).toBe(false);
+
+    const second = spawn(process.execPath, [BUNDLE.main], {
+      cwd: root,
+      env: { ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(second);
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      second.stderr!.on('data', (chunk) => {
+        stderr += String(chunk);
+        const line = stderr.split('\n').find((l) => l.includes('"vigil is listening"'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url);
+      });
+      second.once('exit', (code) => reject(new Error(`the second start exited (${code}):\n${stderr}`)));
+    });
+    const answer = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ serverInfo { databaseMode } }' }),
+    });
+    expect(await answer.json()).toEqual({ data: { serverInfo: { databaseMode: 'PGLITE' } } });
+    expect(readdirSync(pgliteDir)).not.toContain('.creating');
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -13,6 +13,13 @@ import { setFlagsFromString } from 'node:v8';
 export const PGLITE_SETTINGS: readonly string[] = ['-c', 'shared_buffers=16MB'];
 
 const INIT_TIMEOUT_MS = 120_000;
+
+/** Where a new database is created before it is moved into the data directory. */
+const STAGING = '.creating';
+/** The file that makes a directory a database (see isPgliteDir). */
+const VERSION_FILE = 'PG_VERSION';
+/** The lock of the directory (data-dir-lock.ts), held by this process while it creates. */
+const KEPT = new Set(['vigil.lock', 'vigil.lock.takeover']);
 
 /**
  * Lets V8 optimise PGlite's WebAssembly one function at a time. V8 first runs the module's functions
@@ -30,7 +37,7 @@ export function serializeWasmOptimization(): void {
 
 /** Whether `dir` already holds a database (else opening it creates one, which takes seconds). */
 export function isPgliteDir(dir: string): boolean {
-  return existsSync(join(dir, 'PG_VERSION'));
+  return existsSync(join(dir, VERSION_FILE));
 }
 
 /**
@@ -45,13 +52,24 @@ export function baselineWasmOnly(): void {
 }
 
 /**
- * Creates a new PGlite data directory in a short-lived child process. PGlite runs initdb in a second,
- * throwaway instance plus the initdb WebAssembly module; inside the server their memories (~450 MB
- * resident) stay until a full garbage collection that an idle server may never run. A child returns
- * all of it to the system when it exits. Does nothing when the directory already holds a database.
+ * Creates a new PGlite data directory in a short-lived child process. PGlite runs initdb in a
+ * second, throwaway instance plus the initdb WebAssembly module; inside the server their memories
+ * (~450 MB resident) stay until a full garbage collection that an idle server may never run. A
+ * child returns all of it to the system when it exits. The database is made in a staging folder
+ * and moved into place once complete (PG_VERSION last): a start interrupted during the creation
+ * (Ctrl-C reaches the child too) leaves no half-made database, and the next start makes it anew.
+ * Does nothing when the directory already holds a database.
  */
 export async function initPgliteDir(dir: string): Promise<void> {
   if (isPgliteDir(dir)) return;
+  const failed = (detail: string) => new Error(`could not create the embedded database in ${dir}: ${detail}`);
+  const staging = join(dir, STAGING);
+  try {
+    // What an interrupted creation left (no PG_VERSION: it never finished) goes first.
+    clearLeftovers(dir);
+  } catch (error) {
+    throw failed((error as Error).message);
+  }
   // The CommonJS entry, so the child needs no module resolution of its own.
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const script =
@@ -60,13 +78,28 @@ export async function initPgliteDir(dir: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     execFile(
       process.execPath,
-      ['-e', script, entry, dir],
+      ['-e', script, entry, staging],
       { timeout: INIT_TIMEOUT_MS, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 1 << 20 },
       (error, _stdout, stderr) => {
         if (!error) return resolve();
-        const detail = stderr.trim().slice(0, 500);
-        reject(new Error(`could not create the embedded database in ${dir}: ${detail || error.message}`));
+        reject(failed(stderr.trim().slice(0, 500) || error.message));
       },
     );
   });
+  // Moved into place with PG_VERSION last: a directory is a database only once all of it is there.
+  try {
+    const names = readdirSync(staging).sort(
+      (a, b) => Number(a === VERSION_FILE) - Number(b === VERSION_FILE),
+    );
+    for (const name of names) renameSync(join(staging, name), join(dir, name));
+    rmSync(staging, { recursive: true, force: true });
+  } catch (error) {
+    throw failed((error as Error).message);
+  }
+}
+
+function clearLeftovers(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!KEPT.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
+  }
 }
