@@ -19,12 +19,12 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, { bufferBytes: config.logBufferBytes });
   let listener: PortListener | undefined;
-  const phases = new StartPhases(logger, (phase) => {
-    if (listener) listener.phase = phase;
+  const phases = new StartPhases(logger, (underWay) => {
+    if (listener) listener.phase = underWay.join(', ') || 'starting';
   });
   phases.sinceProcessStart('configuration read');
   try {
-    listener = await phases.time('port open', () =>
+    listener = await phases.time('port open', 'opening the port', () =>
       PortListener.open({ host: config.host, port: config.port, timeouts: config.http, version: VERSION }),
     );
   } catch (error) {
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   try {
     const app = await buildVigil(config, logger, phases);
     stop = () => app.stop();
-    await phases.time('ready', () => app.start({ listener: port, host: config.host }));
+    await phases.time('ready', 'starting the app', () => app.start({ listener: port, host: config.host }));
   } catch (error) {
     port.fail('the server could not start');
     await stop().catch(() => {});

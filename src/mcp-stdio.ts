@@ -70,7 +70,7 @@ async function main(): Promise<void> {
 
   const serving = (async () => {
     app = await buildVigil(config, logger, phases);
-    await phases.time('ready', () => app!.startWithoutListening());
+    await phases.time('ready', 'starting the app', () => app!.startWithoutListening());
     const viewer = await stdioCaller(app);
     endWithKey(app, viewer);
     return { options: app.mcp, caller: { viewer } };

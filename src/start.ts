@@ -12,7 +12,7 @@ import type { StartPhases } from './platform/observability/start-phases.ts';
  * services are wired and the app is built. Each phase is logged with its duration.
  */
 export async function buildVigil(config: Config, logger: Logger, phases: StartPhases): Promise<App> {
-  const database = phases.time('database opened and migrated', () =>
+  const database = phases.time('database opened and migrated', 'opening the database', () =>
     openAppDatabase(config, logger, {
       onCreate: () =>
         logger.info(
@@ -21,14 +21,16 @@ export async function buildVigil(config: Config, logger: Logger, phases: StartPh
         ),
     }),
   );
-  const runtime = phases.time('code loaded', () => import('./runtime.ts'));
+  const runtime = phases.time('code loaded', 'loading the code', () => import('./runtime.ts'));
   let handle: DatabaseHandle | undefined;
   try {
     const [code, opened] = await Promise.all([runtime, database]);
     handle = opened;
     const { createDeps, buildApp, modules } = code;
-    const deps = await phases.time('services wired', () => createDeps(config, { logger, database: opened }));
-    return await phases.time('app built', () => buildApp(deps, modules));
+    const deps = await phases.time('services wired', 'wiring the services', () =>
+      createDeps(config, { logger, database: opened }),
+    );
+    return await phases.time('app built', 'building the app', () => buildApp(deps, modules));
   } catch (error) {
     await (handle ?? (await database.catch(() => undefined)))?.close().catch(() => {});
     throw error;

@@ -8,20 +8,31 @@ import type { Logger } from './logger.ts';
  */
 export class StartPhases {
   readonly #logger: Logger;
-  readonly #onBegin: ((phase: string) => void) | undefined;
+  readonly #onChange: ((underWay: readonly string[]) => void) | undefined;
+  readonly #underWay: string[] = [];
 
-  constructor(logger: Logger, onBegin?: (phase: string) => void) {
+  /** `onChange` hears what is under way (the `doing` of each running phase) whenever it changes. */
+  constructor(logger: Logger, onChange?: (underWay: readonly string[]) => void) {
     this.#logger = logger;
-    this.#onBegin = onBegin;
+    this.#onChange = onChange;
   }
 
-  /** Runs one phase and logs it when it has ended (a failed phase is logged by whoever catches it). */
-  async time<T>(phase: string, run: () => Promise<T> | T): Promise<T> {
-    this.#onBegin?.(phase);
+  /**
+   * Runs one phase and logs it when it has ended, as `phase` (what is done then); `doing` says
+   * what it does meanwhile (`/readyz` shows it). A failed phase is logged by whoever catches it.
+   */
+  async time<T>(phase: string, doing: string, run: () => Promise<T> | T): Promise<T> {
+    this.#underWay.push(doing);
+    this.#onChange?.(this.#underWay);
     const started = performance.now();
-    const value = await run();
-    this.#log(phase, performance.now() - started);
-    return value;
+    try {
+      const value = await run();
+      this.#log(phase, performance.now() - started);
+      return value;
+    } finally {
+      this.#underWay.splice(this.#underWay.indexOf(doing), 1);
+      this.#onChange?.(this.#underWay);
+    }
   }
 
   /** A phase that began when the process did (loading the entry point, reading the configuration). */
