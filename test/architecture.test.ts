@@ -63,6 +63,50 @@ describe('layering', () => {
     expect(offending).toEqual([]);
   });
 
+  it('the builder and the GraphQL context name no domain: they import only the platform and each other', () => {
+    const allowed = (i: string) =>
+      rel(i).startsWith('platform/') || ['builder.ts', 'context.ts'].includes(rel(i));
+    const offending = [...graph]
+      .filter(([file]) => ['builder.ts', 'context.ts'].includes(rel(file)))
+      .flatMap(([file, imports]) =>
+        imports.filter((i) => !allowed(i)).map((i) => `${rel(file)} -> ${rel(i)}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it("a resolver reads only its own module's dependencies, through its module's accessor", () => {
+    const graphqlFiles = files.filter((f) => f.endsWith('.graphql.ts') && rel(f).includes('/'));
+    expect(graphqlFiles.length).toBeGreaterThan(10);
+    const offending: string[] = [];
+    for (const file of graphqlFiles) {
+      const domain = rel(file).split('/')[0]!;
+      const text = readFileSync(file, 'utf8');
+      // The context's dependencies are opaque (`object`); reading them directly is the one way around.
+      if (/[\w)\]]\.deps\b(?!\.ts)/.test(text)) offending.push(`${rel(file)} reads the context's deps directly`);
+      for (const imported of graph.get(file) ?? []) {
+        if (imported.endsWith('.deps.ts') && rel(imported).split('/')[0] !== domain) {
+          offending.push(`${rel(file)} -> ${rel(imported)} (another module's dependencies)`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("each module's declared dependencies are the ones its accessor reads (one *.deps.ts per domain)", () => {
+    const moduleFiles = files.filter((f) => f.endsWith('.module.ts'));
+    expect(moduleFiles.length).toBe(modules.length);
+    for (const file of moduleFiles) {
+      const text = readFileSync(file, 'utf8');
+      const declared = /defineModule<(\w+)>/.exec(text)?.[1];
+      const depsFile = (graph.get(file) ?? []).find((i) => i.endsWith('.deps.ts'));
+      expect(depsFile, `${rel(file)} imports its dependencies from a *.deps.ts beside it`).toBeDefined();
+      const depsText = readFileSync(depsFile!, 'utf8');
+      expect(depsText, `${rel(file)}: defineModule<${declared}>`).toMatch(
+        new RegExp(`export interface ${declared}\\b[\\s\\S]*moduleDeps<${declared}>\\(\\)`),
+      );
+    }
+  });
+
   it('has no import cycles', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

@@ -1,11 +1,11 @@
 import { defineModule } from '../platform/module.ts';
+import type { AccessDeps } from './access.deps.ts';
 import * as accessGraphql from './access.graphql.ts';
 import { apiKeyCommands } from './api-key.commands.ts';
-import type { ApiKeyService } from './api-key.service.ts';
 import * as apiKeysTables from './api-keys.sql.ts';
 
 /** API keys: issued, listed and revoked by admins, verified on every surface. */
-export const accessModule = defineModule<{ readonly apiKeys: ApiKeyService }>({
+export const accessModule = defineModule<AccessDeps>({
   name: 'access',
   graphql: [accessGraphql],
   tables: [apiKeysTables],

@@ -3,6 +3,7 @@ import { ValidationError } from '../platform/errors.ts';
 import { DeliveryAttemptRef, TestSendRef } from './alert-deliveries.graphql.ts';
 import { AlertInput } from './alert-inputs.graphql.ts';
 import { AlertRef } from './alert-types.graphql.ts';
+import { alertsDeps } from './alerts.deps.ts';
 import { wireOfAlertInput } from './alerts.wire.ts';
 
 /**
@@ -27,7 +28,7 @@ builder.queryField('alerts', (t) =>
       }),
     },
     resolve: (_root, { enabledOnly }, ctx) =>
-      ctx.deps.alerts.store.list(ctx.viewer.principal, enabledOnly ?? false),
+      alertsDeps(ctx).alerts.store.list(ctx.viewer.principal, enabledOnly ?? false),
   }),
 );
 
@@ -36,7 +37,7 @@ builder.queryField('alert', (t) =>
     type: AlertRef,
     description: 'One of the caller’s alerts; NOT_FOUND for an unknown id or anyone else’s.',
     args: { id: t.arg.string({ required: true, description: 'The alert id (`alertId`).' }) },
-    resolve: (_root, { id }, ctx) => ctx.deps.alerts.store.get(ctx.viewer.principal, id),
+    resolve: (_root, { id }, ctx) => alertsDeps(ctx).alerts.store.get(ctx.viewer.principal, id),
   }),
 );
 
@@ -56,7 +57,7 @@ builder.queryField('alertDeliveries', (t) =>
       const n = limit ?? DEFAULT_DELIVERY_LIMIT;
       if (n < 1 || n > MAX_DELIVERY_LIMIT)
         throw new ValidationError('limit', `must be 1 to ${MAX_DELIVERY_LIMIT}`);
-      return ctx.deps.alerts.store.deliveries(ctx.viewer.principal, id, n);
+      return alertsDeps(ctx).alerts.store.deliveries(ctx.viewer.principal, id, n);
     },
   }),
 );
@@ -68,7 +69,10 @@ builder.mutationField('createAlert', (t) =>
       'Creates an alert owned by the caller. An `alertId` the caller already uses is BAD_USER_INPUT naming `alert_id`; an invalid field is INVALID_ARGUMENTS.',
     args: { input: t.arg({ type: AlertInput, required: true, description: 'The alert.' }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.deps.alerts.store.create(ctx.viewer.principal, wireOfAlertInput(input as Record<string, unknown>)),
+      alertsDeps(ctx).alerts.store.create(
+        ctx.viewer.principal,
+        wireOfAlertInput(input as Record<string, unknown>),
+      ),
   }),
 );
 
@@ -85,7 +89,7 @@ builder.mutationField('updateAlert', (t) =>
       const wire = wireOfAlertInput(input as Record<string, unknown>);
       // Absent and null both mean "the id of the path", as a REST body without alert_id does.
       if (wire.alert_id == null) delete wire.alert_id;
-      return ctx.deps.alerts.store.replace(ctx.viewer.principal, id, wire);
+      return alertsDeps(ctx).alerts.store.replace(ctx.viewer.principal, id, wire);
     },
   }),
 );
@@ -96,7 +100,7 @@ builder.mutationField('deleteAlert', (t) =>
     description: 'Deletes an alert and its firing and delivery records; returns its id.',
     args: { id: t.arg.string({ required: true, description: 'The alert id (`alertId`).' }) },
     resolve: async (_root, { id }, ctx) => {
-      await ctx.deps.alerts.store.delete(ctx.viewer.principal, id);
+      await alertsDeps(ctx).alerts.store.delete(ctx.viewer.principal, id);
       return id;
     },
   }),
@@ -115,7 +119,8 @@ for (const [field, enabled, description] of [
       type: AlertRef,
       description,
       args: { id: t.arg.string({ required: true, description: 'The alert id (`alertId`).' }) },
-      resolve: (_root, { id }, ctx) => ctx.deps.alerts.store.setEnabled(ctx.viewer.principal, id, enabled),
+      resolve: (_root, { id }, ctx) =>
+        alertsDeps(ctx).alerts.store.setEnabled(ctx.viewer.principal, id, enabled),
     }),
   );
 }
@@ -128,7 +133,7 @@ builder.mutationField('testAlert', (t) =>
     args: { id: t.arg.string({ required: true, description: 'The alert id (`alertId`).' }) },
     resolve: async (_root, { id }, ctx) => ({
       alertId: id,
-      results: await ctx.deps.alerts.testSend(ctx.viewer.principal, id),
+      results: await alertsDeps(ctx).alerts.testSend(ctx.viewer.principal, id),
     }),
   }),
 );

@@ -2,7 +2,7 @@ import { defineModule } from '../platform/module.ts';
 import * as alertDeliveriesGraphql from './alert-deliveries.graphql.ts';
 import * as alertInputsGraphql from './alert-inputs.graphql.ts';
 import * as alertTypesGraphql from './alert-types.graphql.ts';
-import type { AlertsDomain } from './alerts.domain.ts';
+import type { AlertsDeps } from './alerts.deps.ts';
 import * as alertsGraphql from './alerts.graphql.ts';
 import { alertsRoutes } from './alerts.routes.ts';
 import * as alertsTables from './alerts.sql.ts';
@@ -10,10 +10,6 @@ import { alertsTools } from './alerts.tools.ts';
 import { deliverJob, evaluateJob } from './delivery.jobs.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
-export interface AlertsDeps {
-  readonly alerts: AlertsDomain;
-}
-
 /**
  * Alerts: rules on watchdog events (and price and volume thresholds), stored per owner, fired once
  * per event across instances with a cooldown, delivered by email, chat and webhook with retries and

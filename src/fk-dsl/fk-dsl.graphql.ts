@@ -3,6 +3,7 @@ import { errorCodeEnum, exposedErrorCode } from '../error-codes.graphql.ts';
 import { parseSessionId } from '../market-data/tools/tool-args.ts';
 import { reportToolCall } from '../market-data/tools/tool-calls.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
+import { fkDslDeps } from './fk-dsl.deps.ts';
 import type { ExecutionResult, StatementOutcome } from './fk-dsl.service.ts';
 import { LIMITS } from './fk-dsl.service.ts';
 import { PlanRef, type StatementKind, StatementKindEnum } from './fk-dsl-plan.graphql.ts';
@@ -180,15 +181,15 @@ builder.queryField('executeFkDsl', (t) =>
     resolve: async (_root, { query, sessionId }, ctx) => {
       const session = parseSessionId(sessionId);
       const started = performance.now();
-      const result = await ctx.deps.fkDsl.execute(query);
-      await reportToolCall(ctx.deps.toolCalls, session, ctx.viewer.principal, {
+      const result = await fkDslDeps(ctx).fkDsl.execute(query);
+      await reportToolCall(fkDslDeps(ctx).toolCalls, session, ctx.viewer.principal, {
         tool: 'execute-fk-dsl',
         parameters: { query },
         resultSummary: `${result.statements.length} statement(s): ${result.statements.map((s) => s.kind).join(', ')}; ${result.errors} failed`,
         symbols: result.symbols,
         cacheHit: null,
         startedAt: started,
-        at: ctx.deps.clock.now(),
+        at: fkDslDeps(ctx).clock.now(),
       });
       return result;
     },
@@ -201,7 +202,7 @@ builder.queryField('explainFkDsl', (t) =>
     description:
       'The evaluation plan of a query (what is fetched, once per instrument, and what is computed), without running it.',
     args: { query: t.arg.string({ required: true, description: QUERY_DOC }) },
-    resolve: (_root, { query }, ctx) => ctx.deps.fkDsl.explain(query),
+    resolve: (_root, { query }, ctx) => fkDslDeps(ctx).fkDsl.explain(query),
   }),
 );
 
@@ -212,7 +213,7 @@ builder.queryField('fkDslTask', (t) =>
       'Status (and, once completed, the result) of a submitted query: the `get-task-status` tool. ' +
       'Only its submitter (or an admin) sees a task; anyone else gets NOT_FOUND.',
     args: { taskId: t.arg.id({ required: true, description: 'The task id submitFkDsl returned.' }) },
-    resolve: (_root, { taskId }, ctx) => ctx.deps.fkDsl.task(String(taskId), ctx.viewer.principal),
+    resolve: (_root, { taskId }, ctx) => fkDslDeps(ctx).fkDsl.task(String(taskId), ctx.viewer.principal),
   }),
 );
 
@@ -237,15 +238,15 @@ builder.mutationField('submitFkDsl', (t) =>
     resolve: async (_root, { query, sessionId }, ctx) => {
       const session = parseSessionId(sessionId);
       const started = performance.now();
-      const task = await ctx.deps.fkDsl.submit(query, ctx.viewer);
-      await reportToolCall(ctx.deps.toolCalls, session, ctx.viewer.principal, {
+      const task = await fkDslDeps(ctx).fkDsl.submit(query, ctx.viewer);
+      await reportToolCall(fkDslDeps(ctx).toolCalls, session, ctx.viewer.principal, {
         tool: 'execute-fk-dsl',
         parameters: { query, async: true },
         resultSummary: `submitted as task ${task.id}`,
         symbols: [],
         cacheHit: null,
         startedAt: started,
-        at: ctx.deps.clock.now(),
+        at: fkDslDeps(ctx).clock.now(),
       });
       return task;
     },

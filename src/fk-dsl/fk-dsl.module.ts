@@ -1,8 +1,8 @@
 import { defineModule } from '../platform/module.ts';
 import { FKDSL_ERRORS } from './errors.ts';
+import type { FkDslDeps } from './fk-dsl.deps.ts';
 import * as fkDslGraphql from './fk-dsl.graphql.ts';
 import { cleanupJob, executeJob } from './fk-dsl.jobs.ts';
-import type { FkDslService } from './fk-dsl.service.ts';
 import { fkDslTools } from './fk-dsl.tools.ts';
 import * as fkDslCausalityGraphql from './fk-dsl-causality.graphql.ts';
 import * as fkDslMacroGraphql from './fk-dsl-macro.graphql.ts';
@@ -12,7 +12,7 @@ import * as fkDslValuesGraphql from './fk-dsl-values.graphql.ts';
 import * as tasksTables from './tasks.sql.ts';
 
 /** The FK-DSL query language: run, explain, and background tasks kept in the database. */
-export const fkDslModule = defineModule<{ readonly fkDsl: FkDslService }>({
+export const fkDslModule = defineModule<FkDslDeps>({
   name: 'fk-dsl',
   graphql: [
     fkDslValuesGraphql,

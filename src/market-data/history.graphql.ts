@@ -9,6 +9,7 @@ import {
 import { InstrumentRef } from './instrument.graphql.ts';
 import { resolveInstrument } from './instruments.ts';
 import { knownName } from './lookup.service.ts';
+import { marketDataDeps } from './market-data.deps.ts';
 import { AssetClassEnum, BarRef, LineageRef, MARKET_ARGUMENT } from './market-data.graphql.ts';
 import type { Bar, BarInterval } from './types.ts';
 import { MAX_BARS_PER_REQUEST } from './types.ts';
@@ -88,7 +89,7 @@ const BarConnectionRef = builder.objectRef<HistoryPage>('BarConnection').impleme
       description: 'The instrument the symbol was read as.',
       resolve: (p, _args, ctx) => ({
         instrument: p.instrument,
-        name: knownName(ctx.deps.marketData, p.instrument),
+        name: knownName(marketDataDeps(ctx).marketData, p.instrument),
         exchange: null,
       }),
     }),
@@ -162,7 +163,7 @@ builder.queryField('bars', (t) =>
       market: t.arg.string({ description: MARKET_ARGUMENT }),
     },
     resolve: (_root, args, ctx) =>
-      barHistory(ctx.deps.marketData, ctx.deps.clock, {
+      barHistory(marketDataDeps(ctx).marketData, marketDataDeps(ctx).clock, {
         instrument: resolveInstrument(args.symbol, {
           ...(args.assetClass ? { assetClass: args.assetClass } : {}),
           ...(args.market ? { market: args.market } : {}),

@@ -10,6 +10,7 @@ import {
   quoteBatch,
   type SymbolFailure,
 } from './lookup.service.ts';
+import { marketDataDeps } from './market-data.deps.ts';
 import { AssetClassEnum, LineageRef, MARKET_ARGUMENT, QuoteRef, quoteOf } from './market-data.graphql.ts';
 import { DEFAULT_SEARCH_RESULTS, MAX_QUERY_LENGTH, MAX_SEARCH_RESULTS } from './search/instrument-search.ts';
 
@@ -150,7 +151,7 @@ builder.queryField('quotes', (t) =>
       market: t.arg.string({ description: MARKET_ARGUMENT }),
     },
     resolve: (_root, args, ctx) =>
-      quoteBatch(ctx.deps.marketData, args.symbols, {
+      quoteBatch(marketDataDeps(ctx).marketData, args.symbols, {
         ...(args.assetClass ? { assetClass: args.assetClass } : {}),
         ...(args.market ? { market: args.market } : {}),
       }),
@@ -174,7 +175,11 @@ builder.queryField('instruments', (t) =>
       }),
     },
     resolve: async (_root, args, ctx) => {
-      const { value, lineage } = await findInstruments(ctx.deps.marketData, args.query, args.first);
+      const { value, lineage } = await findInstruments(
+        marketDataDeps(ctx).marketData,
+        args.query,
+        args.first,
+      );
       return {
         query: args.query.trim(),
         matches: value.map((m) => ({ instrument: m.instrument, name: m.name, exchange: m.exchange })),

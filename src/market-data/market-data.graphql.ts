@@ -9,6 +9,7 @@ import { resolveStreamable } from './hub/streamable.ts';
 import { tickStream } from './hub/tick-stream.ts';
 import { instrumentKey, resolveInstrument } from './instruments.ts';
 import { MAX_SYMBOLS_PER_REQUEST } from './limits.ts';
+import { marketDataDeps } from './market-data.deps.ts';
 import { MARKET_CODES } from './markets.ts';
 import type { AssetClass, Bar, Instrument, Quote } from './types.ts';
 
@@ -273,7 +274,7 @@ builder.queryField('quote', (t) =>
         ...(args.assetClass ? { assetClass: args.assetClass } : {}),
         ...(args.market ? { market: args.market } : {}),
       });
-      const { value, lineage } = await ctx.deps.marketData.quote(instrument);
+      const { value, lineage } = await marketDataDeps(ctx).marketData.quote(instrument);
       return { instrument, quote: value, lineage };
     },
   }),
@@ -302,11 +303,11 @@ builder.subscriptionField('prices', (t) =>
     subscribe: async (_root, args, ctx) => {
       checkIntervalMs('intervalMs', args.intervalMs);
       const instruments = await resolveStreamable(
-        ctx.deps.marketData,
+        marketDataDeps(ctx).marketData,
         args.symbols,
         args.market ?? undefined,
       );
-      const stream = tickStream(ctx.deps.priceHub, instruments, args.intervalMs);
+      const stream = tickStream(marketDataDeps(ctx).priceHub, instruments, args.intervalMs);
       // Ticks can be pushed to a transport that delivers directly (see direct-delivery.ts).
       return pushSource(stream, (offer, batch) => stream.offerTo(offer, batch));
     },

@@ -2,26 +2,16 @@ import { isIdentifiedAdmin } from '../platform/access/principal.ts';
 import { json } from '../platform/http/responses.ts';
 import { defineModule } from '../platform/module.ts';
 import * as historyGraphql from './history.graphql.ts';
-import type { PriceHub } from './hub/price-hub.ts';
 import * as instrumentGraphql from './instrument.graphql.ts';
+import type { MarketDataDeps } from './market-data.deps.ts';
 import { MARKET_DATA_ERRORS } from './market-data.errors.ts';
 import * as marketDataGraphql from './market-data.graphql.ts';
 import { priceResource } from './market-data.mcp.ts';
-import type { MarketDataService } from './market-data.service.ts';
 import { marketDataTools } from './market-data.tools.ts';
 import * as providersGraphql from './providers.graphql.ts';
 import * as priceStreamGraphql from './streams/price-stream.graphql.ts';
-import type { PriceStreams } from './streams/price-stream.ws.ts';
 import * as coinSearchGraphql from './tools/coin-search.graphql.ts';
 import * as toolsGraphql from './tools/tools.graphql.ts';
-
-/** What the market-data module needs from the app (the composition root wires these). */
-export interface MarketDataDeps {
-  readonly config: { readonly exposeInstanceDetails: boolean };
-  readonly marketData: MarketDataService;
-  readonly priceHub: PriceHub;
-  readonly priceStreams: PriceStreams;
-}
 
 /**
  * Quotes, providers and the data tools; the price resource; the plain-WebSocket price routes and

@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { roundFloat, roundNullable } from '../quant/round.ts';
 import type { HealthSnapshot } from './arbitration/health.ts';
+import { marketDataDeps } from './market-data.deps.ts';
 import type { Capability, ProviderInfo } from './providers/provider.ts';
 
 /** The configured providers, what they offer and their measured health. */
@@ -97,7 +98,10 @@ const ProviderRef = builder.objectRef<ProviderInfo>('MarketDataProvider').implem
     health: t.field({
       type: [ProviderHealthRef],
       description: 'Measured health per capability it has been called for.',
-      resolve: (p, _args, ctx) => ctx.deps.marketData.health().filter((h) => h.provider === p.id),
+      resolve: (p, _args, ctx) =>
+        marketDataDeps(ctx)
+          .marketData.health()
+          .filter((h) => h.provider === p.id),
     }),
   }),
 });
@@ -106,6 +110,6 @@ builder.queryField('marketDataProviders', (t) =>
   t.field({
     type: [ProviderRef],
     description: 'The configured market-data providers, what they offer and how healthy they are.',
-    resolve: (_root, _args, ctx) => ctx.deps.marketData.providersInfo(),
+    resolve: (_root, _args, ctx) => marketDataDeps(ctx).marketData.providersInfo(),
   }),
 );

@@ -6,6 +6,7 @@ import type { DatabaseMode } from '../platform/db/database.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { checkIntervalMs, UPDATE_INTERVAL_MS } from '../platform/limits.ts';
 import type { InstanceRow } from './instances.repository.ts';
+import { serverInfoDeps } from './server-info.deps.ts';
 import type { ServerInfo } from './server-info.service.ts';
 
 const DATABASE_MODE_DESCRIPTIONS: Readonly<Record<DatabaseMode, string>> = {
@@ -22,7 +23,7 @@ const DatabaseModeEnum = builder.enumType('DatabaseMode', {
 const PRIVATE = 'a host name and pid are given only to admins with a key';
 
 const detailsFor = (ctx: GraphQLContext) =>
-  ctx.deps.config.exposeInstanceDetails || isIdentifiedAdmin(ctx.viewer.principal);
+  serverInfoDeps(ctx).config.exposeInstanceDetails || isIdentifiedAdmin(ctx.viewer.principal);
 
 const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement({
   description:
@@ -72,7 +73,7 @@ const ServerInfoRef = builder.objectRef<ServerInfo>('ServerInfo').implement({
     liveInstances: t.field({
       type: [InstanceRef],
       description: 'Every instance that heartbeated in the last 45 s, this one included, newest first.',
-      resolve: (_info, _args, ctx) => ctx.deps.serverInfo.liveInstances(),
+      resolve: (_info, _args, ctx) => serverInfoDeps(ctx).serverInfo.liveInstances(),
     }),
   }),
 });
@@ -81,7 +82,7 @@ builder.queryField('serverInfo', (t) =>
   t.field({
     type: ServerInfoRef,
     description: 'Version, uptime and database mode of the answering process.',
-    resolve: (_root, _args, ctx) => ctx.deps.serverInfo.info(),
+    resolve: (_root, _args, ctx) => serverInfoDeps(ctx).serverInfo.info(),
   }),
 );
 
@@ -99,7 +100,7 @@ builder.subscriptionField('time', (t) =>
       }),
     },
     subscribe: (_root, { intervalMs }, ctx) => {
-      return clockTicks(checkIntervalMs('intervalMs', intervalMs), () => ctx.deps.clock.now());
+      return clockTicks(checkIntervalMs('intervalMs', intervalMs), () => serverInfoDeps(ctx).clock.now());
     },
     resolve: (now) => now,
   }),

@@ -1,14 +1,10 @@
 import { defineModule } from '../platform/module.ts';
-import type { Logger } from '../platform/observability/logger.ts';
 import * as instancesTables from './instances.sql.ts';
+import type { ServerInfoDeps } from './server-info.deps.ts';
 import * as serverInfoGraphql from './server-info.graphql.ts';
-import type { ServerInfoService } from './server-info.service.ts';
 
 /** This process and its peers sharing the database: `serverInfo`, the `time` subscription, heartbeats. */
-export const serverInfoModule = defineModule<{
-  readonly serverInfo: ServerInfoService;
-  readonly logger: Logger;
-}>({
+export const serverInfoModule = defineModule<ServerInfoDeps>({
   name: 'server-info',
   graphql: [serverInfoGraphql],
   tables: [instancesTables],

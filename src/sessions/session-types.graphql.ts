@@ -9,6 +9,7 @@ import {
   type SessionType,
 } from './session.rules.ts';
 import type { QueryRecordRow, SessionPage, SessionView } from './session.service.ts';
+import { sessionsDeps } from './sessions.deps.ts';
 
 /** Analysis sessions as GraphQL returns them (the tools' snake_case shapes are in sessions.wire.ts). */
 
@@ -132,7 +133,7 @@ export const SessionRef = builder.objectRef<SessionView>('AnalysisSession').impl
         }),
       },
       resolve: (s, { limit }, ctx) =>
-        ctx.deps.sessions.store.recentQueries(s.row.id, limit ?? DEFAULT_RECENT_QUERIES),
+        sessionsDeps(ctx).sessions.store.recentQueries(s.row.id, limit ?? DEFAULT_RECENT_QUERIES),
     }),
     createdAt: t.field({
       type: 'DateTime',
@@ -195,7 +196,7 @@ export const SessionChangeRef = builder.objectRef<SessionChange>('AnalysisSessio
     }),
     maxTtlHours: t.int({
       description: 'SESSION_MAX_TTL_HOURS: the longest lifetime from creation.',
-      resolve: (_c, _a, ctx) => ctx.deps.sessions.store.settings.maxTtlHours,
+      resolve: (_c, _a, ctx) => sessionsDeps(ctx).sessions.store.settings.maxTtlHours,
     }),
   }),
 });

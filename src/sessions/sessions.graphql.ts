@@ -9,6 +9,7 @@ import {
   SessionRef,
   SessionTypeEnum,
 } from './session-types.graphql.ts';
+import { sessionsDeps } from './sessions.deps.ts';
 
 /**
  * Analysis sessions: queries and mutations as the caller's principal (a session belongs to whoever
@@ -27,7 +28,7 @@ builder.queryField('analysisSession', (t) =>
       'One session in any state (active, expired or archived): the `get-session-info` tool. Reading it does not ' +
       'count as use.',
     args: { id: t.arg.id({ required: true, description: ID_DOC }) },
-    resolve: (_root, { id }, ctx) => ctx.deps.sessions.store.get(ctx.viewer.principal, String(id)),
+    resolve: (_root, { id }, ctx) => sessionsDeps(ctx).sessions.store.get(ctx.viewer.principal, String(id)),
   }),
 );
 
@@ -46,7 +47,7 @@ builder.queryField('analysisSessions', (t) =>
       }),
       cursor: t.arg.string({ description: 'From the previous page’s `nextCursor`.' }),
     },
-    resolve: (_root, args, ctx) => ctx.deps.sessions.store.list(ctx.viewer.principal, args),
+    resolve: (_root, args, ctx) => sessionsDeps(ctx).sessions.store.list(ctx.viewer.principal, args),
   }),
 );
 
@@ -60,7 +61,7 @@ builder.queryField('sessionResult', (t) =>
       name: t.arg.string({ required: true, description: 'The result name.' }),
     },
     resolve: async (_root, { id, name }, ctx) =>
-      (await ctx.deps.sessions.store.result(ctx.viewer.principal, String(id), name)).value,
+      (await sessionsDeps(ctx).sessions.store.result(ctx.viewer.principal, String(id), name)).value,
   }),
 );
 
@@ -78,7 +79,7 @@ builder.queryField('sessionAnalytics', (t) =>
         description: `Days back from now, 1 to ${SESSION_LIMITS.analyticsDays}.`,
       }),
     },
-    resolve: (_root, args, ctx) => ctx.deps.sessions.analytics.analytics(ctx.viewer.principal, args),
+    resolve: (_root, args, ctx) => sessionsDeps(ctx).sessions.analytics.analytics(ctx.viewer.principal, args),
   }),
 );
 
@@ -100,7 +101,7 @@ builder.mutationField('createAnalysisSession', (t) =>
         description: 'Time-to-live in hours (default SESSION_DEFAULT_TTL_HOURS, 24).',
       }),
     },
-    resolve: (_root, args, ctx) => ctx.deps.sessions.store.create(ctx.viewer.principal, args),
+    resolve: (_root, args, ctx) => sessionsDeps(ctx).sessions.store.create(ctx.viewer.principal, args),
   }),
 );
 
@@ -116,7 +117,11 @@ builder.mutationField('extendAnalysisSession', (t) =>
       hours: t.arg.float({ defaultValue: DEFAULT_EXTEND_HOURS, description: 'Hours to add (default 24).' }),
     },
     resolve: (_root, { id, hours }, ctx) =>
-      ctx.deps.sessions.store.extend(ctx.viewer.principal, String(id), hours ?? DEFAULT_EXTEND_HOURS),
+      sessionsDeps(ctx).sessions.store.extend(
+        ctx.viewer.principal,
+        String(id),
+        hours ?? DEFAULT_EXTEND_HOURS,
+      ),
   }),
 );
 
@@ -130,7 +135,7 @@ builder.mutationField('updateSessionContext', (t) =>
       remove: t.arg.stringList({ description: 'Keys to remove.' }),
     },
     resolve: (_root, { id, set, remove }, ctx) =>
-      ctx.deps.sessions.store.updateContext(ctx.viewer.principal, String(id), set, remove),
+      sessionsDeps(ctx).sessions.store.updateContext(ctx.viewer.principal, String(id), set, remove),
   }),
 );
 
@@ -149,7 +154,7 @@ builder.mutationField('storeSessionResult', (t) =>
       value: t.arg({ type: 'JSON', required: true, description: 'Any JSON value.' }),
     },
     resolve: (_root, { id, name, value }, ctx) =>
-      ctx.deps.sessions.store.storeResult(ctx.viewer.principal, String(id), name, value),
+      sessionsDeps(ctx).sessions.store.storeResult(ctx.viewer.principal, String(id), name, value),
   }),
 );
 
@@ -158,6 +163,7 @@ builder.mutationField('archiveAnalysisSession', (t) =>
     type: SessionRef,
     description: 'Archives a session now: readable, no longer usable; deleted after SESSION_RETENTION_DAYS.',
     args: { id: t.arg.id({ required: true, description: ID_DOC }) },
-    resolve: (_root, { id }, ctx) => ctx.deps.sessions.store.archive(ctx.viewer.principal, String(id)),
+    resolve: (_root, { id }, ctx) =>
+      sessionsDeps(ctx).sessions.store.archive(ctx.viewer.principal, String(id)),
   }),
 );

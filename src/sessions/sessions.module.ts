@@ -1,16 +1,12 @@
 import { defineModule } from '../platform/module.ts';
 import * as sessionTypesGraphql from './session-types.graphql.ts';
-import type { SessionsDomain } from './sessions.domain.ts';
+import type { SessionsDeps } from './sessions.deps.ts';
 import * as sessionsGraphql from './sessions.graphql.ts';
 import { upkeepJob } from './sessions.jobs.ts';
 import * as sessionsTables from './sessions.sql.ts';
 import { sessionsTools } from './sessions.tools.ts';
 
 /** What the sessions module needs from the app (the composition root wires these). */
-export interface SessionsDeps {
-  readonly sessions: SessionsDomain;
-}
-
 /**
  * Analysis sessions: assets and queries grouped with context, named results, history and a
  * time-to-live, owned by their creator. The data tools reach it only through the recorder

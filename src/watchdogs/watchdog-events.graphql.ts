@@ -8,6 +8,7 @@ import { eventIterator } from './event-iterator.ts';
 import { MAX_REPLAY_EVENTS, parseReplay, ReplayOverlap, replayQuery } from './event-replay.ts';
 import type { EventPage, WatchdogEvent } from './events.repository.ts';
 import type { EventAsset } from './events.sql.ts';
+import { watchdogsDeps } from './watchdogs.deps.ts';
 import { EventSeverityEnum, WatchdogNameEnum } from './watchdogs.graphql.ts';
 
 /** Watchdog events: the stored history (newest first, with cursors) and the live feed. */
@@ -151,7 +152,7 @@ builder.queryField('watchdogEvents', (t) =>
       cursor: t.arg.string({ description: '`nextCursor` of the previous page; absent for the newest.' }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.deps.watchdogs.events({ ...args.filter, limit: args.limit, cursor: args.cursor }),
+      watchdogsDeps(ctx).watchdogs.events({ ...args.filter, limit: args.limit, cursor: args.cursor }),
   }),
 );
 
@@ -161,7 +162,7 @@ builder.queryField('watchdogEvent', (t) =>
     nullable: true,
     description: 'One stored event; null when there is none with this id (or it passed its retention).',
     args: { id: t.arg.id({ required: true, description: 'The event id.' }) },
-    resolve: (_root, { id }, ctx) => ctx.deps.watchdogs.event(String(id)),
+    resolve: (_root, { id }, ctx) => watchdogsDeps(ctx).watchdogs.event(String(id)),
   }),
 );
 
@@ -196,11 +197,11 @@ builder.subscriptionField('watchdogEvents', (t) =>
       // Checked before the feed starts: a bad filter or replay fails the subscription, naming the field.
       const filter = parseEventQuery({ ...args.filter });
       const replay = parseReplay({ last: args.last, since: args.since });
-      const events = eventIterator((listener) => ctx.deps.watchdogs.subscribe(filter, listener));
+      const events = eventIterator((listener) => watchdogsDeps(ctx).watchdogs.subscribe(filter, listener));
       if (replay) {
         // Read once the feed listens: an event stored meanwhile is live, or replayed, or both (once).
         try {
-          const stored = await ctx.deps.watchdogs.replayEvents(replay, filter);
+          const stored = await watchdogsDeps(ctx).watchdogs.replayEvents(replay, filter);
           events.replay(stored.events, new ReplayOverlap(replayQuery(replay, filter), stored.events));
         } catch (error) {
           await events.return?.();

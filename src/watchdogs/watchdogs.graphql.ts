@@ -3,6 +3,7 @@ import { enumValues } from '../platform/graphql/enum-values.ts';
 import { requiresScope } from '../platform/graphql/scope-guard.ts';
 import { uptimeSeconds } from './dashboard.wire.ts';
 import { SEVERITIES, type Severity, type WatchdogName } from './detectors/types.ts';
+import { watchdogsDeps } from './watchdogs.deps.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogStatus } from './watchdogs-api.ts';
 
 /**
@@ -108,7 +109,7 @@ export const WatchdogHealthRef = builder.objectRef<WatchdogHealth>('WatchdogHeal
     uptimeSeconds: t.int({
       nullable: true,
       description: 'Whole seconds since `since`; null while it is disabled.',
-      resolve: (h, _args, ctx) => uptimeSeconds(h, ctx.deps.clock.now()),
+      resolve: (h, _args, ctx) => uptimeSeconds(h, watchdogsDeps(ctx).clock.now()),
     }),
     updatedBy: t.exposeString('updatedBy', {
       nullable: true,
@@ -160,7 +161,7 @@ builder.queryField('watchdogs', (t) =>
   t.field({
     type: [WatchdogHealthRef],
     description: 'Health of every watchdog, in a fixed order.',
-    resolve: (_root, _args, ctx) => ctx.deps.watchdogs.health(),
+    resolve: (_root, _args, ctx) => watchdogsDeps(ctx).watchdogs.health(),
   }),
 );
 
@@ -169,7 +170,7 @@ builder.queryField('watchdog', (t) =>
     type: WatchdogHealthRef,
     description: 'Health of one watchdog.',
     args: { name: t.arg({ type: WatchdogNameEnum, required: true, description: 'Which watchdog.' }) },
-    resolve: (_root, { name }, ctx) => ctx.deps.watchdogs.healthOf(name),
+    resolve: (_root, { name }, ctx) => watchdogsDeps(ctx).watchdogs.healthOf(name),
   }),
 );
 
@@ -177,7 +178,7 @@ builder.queryField('dashboardStats', (t) =>
   t.field({
     type: DashboardStatsRef,
     description: 'Event counts, watchdogs enabled and healthy, and live listeners.',
-    resolve: (_root, _args, ctx) => ctx.deps.watchdogs.stats(),
+    resolve: (_root, _args, ctx) => watchdogsDeps(ctx).watchdogs.stats(),
   }),
 );
 
@@ -201,7 +202,8 @@ for (const [field, enabled, description] of SWITCHES) {
       ...requiresScope('admin'),
       description: `${description} Returns its health after the change.`,
       args: { name: t.arg({ type: WatchdogNameEnum, required: true, description: 'Which watchdog.' }) },
-      resolve: (_root, { name }, ctx) => ctx.deps.watchdogs.setEnabled(name, enabled, ctx.viewer.clientId),
+      resolve: (_root, { name }, ctx) =>
+        watchdogsDeps(ctx).watchdogs.setEnabled(name, enabled, ctx.viewer.clientId),
     }),
   );
 }
@@ -214,6 +216,6 @@ builder.mutationField('restartWatchdog', (t) =>
       'Clears its counters, failures and the memory of conditions already reported (so a persisting ' +
       'condition is reported again), enables it if it was disabled, and runs a check now. Returns its health.',
     args: { name: t.arg({ type: WatchdogNameEnum, required: true, description: 'Which watchdog.' }) },
-    resolve: (_root, { name }, ctx) => ctx.deps.watchdogs.restart(name, ctx.viewer.clientId),
+    resolve: (_root, { name }, ctx) => watchdogsDeps(ctx).watchdogs.restart(name, ctx.viewer.clientId),
   }),
 );

@@ -1,26 +1,16 @@
 import { z } from 'zod';
-import type { Scheduler } from '../platform/clock.ts';
 import { defineJob } from '../platform/jobs/job.ts';
 import { defineModule } from '../platform/module.ts';
-import type { Logger } from '../platform/observability/logger.ts';
 import { dashboardRoutes } from './dashboard.routes.ts';
 import { DashboardStream } from './dashboard.stream.ts';
 import * as depthSamplesTables from './depth-samples.sql.ts';
 import * as eventsTables from './events.sql.ts';
 import * as statesTables from './states.sql.ts';
-import type { WatchdogService } from './watchdog.service.ts';
 import * as watchdogEventsGraphql from './watchdog-events.graphql.ts';
+import type { WatchdogsDeps } from './watchdogs.deps.ts';
 import * as watchdogsGraphql from './watchdogs.graphql.ts';
 import { eventsResource } from './watchdogs.mcp.ts';
 import { watchdogsTools } from './watchdogs.tools.ts';
-
-/** What the watchdogs module needs from the app (the composition root wires these). */
-export interface WatchdogsDeps {
-  readonly watchdogs: WatchdogService;
-  /** Drives the dashboard stream's periodic messages and the event resource's pacing. */
-  readonly clock: Scheduler;
-  readonly logger: Logger;
-}
 
 /** Hourly: deletes events older than WATCHDOG_EVENT_RETENTION_DAYS. Cron only enqueues this. */
 export const eventRetentionJob = defineJob({

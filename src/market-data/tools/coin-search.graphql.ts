@@ -1,5 +1,6 @@
 import { builder } from '../../builder.ts';
 import { instrumentKey } from '../instruments.ts';
+import { marketDataDeps } from '../market-data.deps.ts';
 import { BarRef, LineageRef, QuoteRef, quoteOf } from '../market-data.graphql.ts';
 import { type BookSummary, type CoinMarket, type CoinSearchResult, searchByCoin } from './search-by-coin.ts';
 import { answerFields, DepthEnum, SEARCH_ID_NOTE, TechnicalsRef } from './tools.graphql.ts';
@@ -155,6 +156,6 @@ builder.queryField('searchByCoin', (t) =>
       depth: t.arg({ type: DepthEnum, description: 'How much to gather (default STANDARD).' }),
       sessionId: t.arg.string({ description: 'Analysis session to record this query in.' }),
     },
-    resolve: (_root, args, ctx) => searchByCoin(ctx.deps, args, ctx.viewer.principal),
+    resolve: (_root, args, ctx) => searchByCoin(marketDataDeps(ctx), args, ctx.viewer.principal),
   }),
 );

@@ -1,6 +1,7 @@
 import { type BuilderTypes, builder } from '../../builder.ts';
 import { enumValues } from '../../platform/graphql/enum-values.ts';
 import { instrumentKey } from '../instruments.ts';
+import { marketDataDeps } from '../market-data.deps.ts';
 import {
   AssetClassEnum,
   BarRef,
@@ -255,6 +256,6 @@ builder.queryField('searchBySymbol', (t) =>
       }),
       sessionId: t.arg.string({ description: 'Analysis session to record this query in.' }),
     },
-    resolve: (_root, args, ctx) => searchBySymbol(ctx.deps, args, ctx.viewer.principal),
+    resolve: (_root, args, ctx) => searchBySymbol(marketDataDeps(ctx), args, ctx.viewer.principal),
   }),
 );

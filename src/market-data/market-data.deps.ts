@@ -1,0 +1,20 @@
+import { moduleDeps } from '../context.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { PriceHub } from './hub/price-hub.ts';
+import type { MarketDataService } from './market-data.service.ts';
+import type { PriceStreams } from './streams/price-stream.ws.ts';
+import type { ToolCallRecorder } from './tools/tool-calls.ts';
+
+/** What the market-data module needs from the app (the composition root wires these). */
+export interface MarketDataDeps {
+  readonly config: { readonly exposeInstanceDetails: boolean };
+  readonly clock: Clock;
+  readonly marketData: MarketDataService;
+  readonly priceHub: PriceHub;
+  readonly priceStreams: PriceStreams;
+  /** Where the data tools report a call that carries a sessionId (the sessions domain records it). */
+  readonly toolCalls: ToolCallRecorder;
+}
+
+/** The market-data module's dependencies in its resolvers. */
+export const marketDataDeps = moduleDeps<MarketDataDeps>();
