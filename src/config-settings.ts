@@ -4,8 +4,9 @@ import { loadPersistedOperations } from './platform/graphql/persisted-operations
 
 /**
  * Every setting Vigil understands, one zod field per environment variable, with its default and
- * bounds. `config.ts` checks them together, groups them for the code and freezes the result; the
- * README's configuration table lists the same names, defaults and meanings.
+ * bounds. `config.ts` checks them together, groups them for the code and freezes the result;
+ * `settingDocs` at the end documents each one (docs/configuration.md and `.env.example` are
+ * generated from both).
  */
 
 const bool = (fallback: boolean) =>
@@ -256,7 +257,7 @@ export const baseShape = {
   WATCHDOG_INTERVAL_SECONDS: int(60, 5, 86_400),
   // `name:seconds,...`: intervals of single watchdogs (checked against the names in watchdogs/).
   WATCHDOG_INTERVALS: z.string().default('').transform(symbolList),
-  // JSON object: per watchdog name, thresholds and windows replacing its defaults (README lists them).
+  // JSON object: per watchdog name, thresholds and windows replacing its defaults (docs/watchdogs.md).
   WATCHDOG_THRESHOLDS: z.string().trim().default('{}'),
   WATCHDOG_EVENT_RETENTION_DAYS: int(30, 1, 3_650),
   // Listeners of the live event feed at once on one instance: each /dashboard/stream connection
@@ -284,4 +285,593 @@ export const baseShape = {
         ctx.issues.push({ code: 'custom', input: v, message: `at most 50 pairs, got ${pairs.length}` });
       return pairs;
     }),
+};
+
+/*
+ * Documentation of every setting: its group, what it does and whether nearly every deployment sets
+ * it. `npm run docs:config` writes docs/configuration.md's reference and `.env.example` from this
+ * table and the zod fields above (defaults and bounds come from the fields themselves); a test fails
+ * when either file is stale. The mapped type below makes a setting without documentation, or
+ * documentation of a setting that no longer exists, a type error.
+ */
+
+/** The groups settings are listed under, in this order. */
+export const SETTING_GROUPS = {
+  server: { title: 'Server' },
+  logs: { title: 'Logs' },
+  database: { title: 'Database' },
+  access: { title: 'Access' },
+  mcp: { title: 'MCP' },
+  graphql: { title: 'GraphQL' },
+  websockets: {
+    title: 'WebSockets',
+    note: 'The WebSocket routes: `/graphql` (graphql-ws), `/ws/stream`, `/ws/prices/...` and `/dashboard/stream`.',
+  },
+  marketData: { title: 'Market data' },
+  fkDsl: { title: 'FK-DSL' },
+  watchdogs: { title: 'Watchdogs' },
+  alerts: {
+    title: 'Alerts',
+    note: "Defaults of alert delivery: an alert's own `email_config` and `chat_config` take precedence.",
+  },
+  sessions: { title: 'Analysis sessions' },
+} as const satisfies Record<string, { title: string; note?: string }>;
+
+export type SettingGroup = keyof typeof SETTING_GROUPS;
+export type SettingName = keyof typeof baseShape;
+
+export interface SettingDoc {
+  readonly group: SettingGroup;
+  /** What the setting does, in Markdown (`.env.example` gets it as plain text). */
+  readonly description: string;
+  /** Set by nearly every deployment: listed first in both generated files. */
+  readonly essential?: true;
+  /**
+   * The default as the reference states it, for a setting whose default depends on other settings
+   * (its zod field has no default, or an empty one). Otherwise the default is read from the field.
+   */
+  readonly defaultText?: string;
+  /** Said after the field's default, in parentheses: what a long default is. */
+  readonly defaultNote?: string;
+  /** A value shown commented out in `.env.example` for a setting that is unset by default. */
+  readonly example?: string;
+}
+
+/** One line of Markdown from an indented template literal (line breaks become spaces). */
+const prose = (strings: TemplateStringsArray, ...values: unknown[]): string =>
+  String.raw({ raw: strings }, ...values)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+
+export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
+  // --- server
+  NODE_ENV: {
+    group: 'server',
+    essential: true,
+    description: prose`\`development\`, \`production\` or \`test\`; \`production\` turns GraphiQL and
+      introspection off unless \`GRAPHQL_GRAPHIQL\` and \`GRAPHQL_INTROSPECTION\` say otherwise`,
+  },
+  HOST: {
+    group: 'server',
+    essential: true,
+    description: 'interface to listen on (`0.0.0.0` to accept remote clients)',
+  },
+  PORT: {
+    group: 'server',
+    essential: true,
+    description: 'HTTP and WebSocket port (`0` picks a free port)',
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    group: 'server',
+    description: 'how long a graceful stop waits for requests and jobs before cutting them off',
+  },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: {
+    group: 'server',
+    description: prose`an idle keep-alive connection is closed after this long (sent as
+      \`Keep-Alive: timeout=65\`). Longer than the 60 s idle timeout of common load balancers and
+      proxies and than client pools (undici, Node's \`fetch\`, which honour the header), so the client
+      side closes an idle connection first and never reuses one the server is closing (Node's own 5 s
+      default caused \`ECONNRESET\` under load)`,
+  },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    group: 'server',
+    description: prose`a request's line and headers must arrive within this long (at most
+      \`HTTP_REQUEST_TIMEOUT_MS\`)`,
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    group: 'server',
+    description: prose`a whole request (head and body) must arrive within this long; \`0\` turns it
+      off. It does not bound responses: subscriptions and event streams stay open`,
+  },
+  TRUST_PROXY_HOPS: {
+    group: 'server',
+    defaultText: '(unset): `0`, or `1` with `TRUST_PROXY=true`',
+    example: '1',
+    description: prose`how many proxies in front of Vigil to believe: the client address is the
+      entry that many places from the right of \`X-Forwarded-For\` (what the outermost trusted proxy
+      saw); \`0\` ignores the header. An entry that is not an IP address falls back to the
+      connection's address`,
+  },
+  TRUST_PROXY: {
+    group: 'server',
+    description: prose`older spelling: \`true\` means \`TRUST_PROXY_HOPS=1\` (it used to take the
+      leftmost entry, which the client writes); with \`TRUST_PROXY_HOPS=0\` it is a configuration
+      error`,
+  },
+  EXPOSE_INSTANCE_DETAILS: {
+    group: 'server',
+    description: prose`show instance host names and pids (\`serverInfo.liveInstances\`) and the
+      subscribed symbols (\`GET /ws/connections\`); off, those fields are \`null\` and only counts
+      are listed`,
+  },
+
+  // --- logs
+  LOG_LEVEL: {
+    group: 'logs',
+    description: prose`\`fatal\`, \`error\`, \`warn\`, \`info\`, \`debug\`, \`trace\` or \`silent\`;
+      JSON logs go to stderr`,
+  },
+  LOG_BUFFER_BYTES: {
+    group: 'logs',
+    description: prose`log bytes held while stderr is not read (logging is asynchronous); past it
+      lines are dropped and counted, never waited for (at least 65536)`,
+  },
+  ACCESS_LOG: {
+    group: 'logs',
+    description: prose`one \`info\` line per HTTP request: method, route template, status, duration
+      in ms, client id (never the path's values, query string or body)`,
+  },
+
+  // --- database
+  DATABASE_URL: {
+    group: 'database',
+    essential: true,
+    example: 'postgres://user:password@127.0.0.1:5432/vigil',
+    description: prose`\`postgres://\` URL of a PostgreSQL server (15 or newer) to use, and to share
+      with other instances; unset means the embedded PGlite database under \`DATA_DIR\``,
+  },
+  DATA_DIR: {
+    group: 'database',
+    description: prose`directory for local state; PGlite lives in \`DATA_DIR/pglite\`, which one
+      process at a time may open: it holds a local socket there (\`vigil.lock\`) that the system
+      releases when the process ends, even by \`kill -9\``,
+  },
+  DB_STATEMENT_TIMEOUT_MS: {
+    group: 'database',
+    description: prose`a database statement running longer fails (\`DATABASE_UNAVAILABLE\`, 503);
+      \`0\` disables. Migrations are exempt`,
+  },
+  DB_LOCK_TIMEOUT_MS: {
+    group: 'database',
+    description: 'a statement waiting longer for a lock fails, likewise; `0` disables',
+  },
+  DB_CONNECT_TIMEOUT_MS: {
+    group: 'database',
+    description: 'opening a Postgres connection fails after this long',
+  },
+
+  // --- access
+  AUTH_REQUIRED: {
+    group: 'access',
+    essential: true,
+    description: prose`every call needs a valid API key, except \`/healthz\`, \`/readyz\`, \`/docs\`,
+      \`/openapi.json\` and (unless \`METRICS_REQUIRE_AUTH\`) \`/metrics\`. Off, a caller without a
+      key has every scope (keep \`HOST\` on loopback then), and Vigil warns at start when it listens
+      beyond loopback (see [Access](access.md))`,
+  },
+  ADMIN_API_KEY: {
+    group: 'access',
+    essential: true,
+    description: prose`a bootstrap key with every scope (at least 24 characters, e.g. \`openssl rand
+      -base64 32\`); compared in constant time, never stored`,
+  },
+  ALLOWED_ORIGINS: {
+    group: 'access',
+    essential: true,
+    description: prose`comma-separated browser origins (\`https://app.example\`) whose pages may call
+      \`/graphql\` and \`/mcp\` across origins (CORS with that origin, no credentials; other origins
+      get no CORS headers), and open WebSockets. On a loopback \`HOST\`, \`/mcp\` also serves requests
+      whose \`Origin\` is a loopback origin (without CORS)`,
+  },
+  ALLOWED_HOSTS: {
+    group: 'access',
+    description: prose`comma-separated extra \`Host\` names \`/mcp\` serves (\`name\` for any port, or
+      \`name:port\`); on a loopback \`HOST\` only loopback names are served otherwise (see
+      [MCP](mcp.md))`,
+  },
+  METRICS_REQUIRE_AUTH: {
+    group: 'access',
+    description: '`/metrics` needs a key with `read`',
+  },
+  AUTH_MAX_FAILURES_PER_MINUTE: {
+    group: 'access',
+    description: prose`failed key presentations one client address may make per minute (also the
+      burst); past it, \`429\` with \`Retry-After\` before any key is looked up (a key whose public
+      prefix is a real key's still gets through, so guessing behind a shared address does not lock
+      out real keys)`,
+  },
+
+  // --- MCP
+  MCP_MAX_SESSIONS: {
+    group: 'mcp',
+    description: 'open MCP sessions on `/mcp` at most (see [MCP](mcp.md) for what happens at the bound)',
+  },
+  MCP_SESSION_IDLE_MINUTES: {
+    group: 'mcp',
+    description: 'an MCP session with no request and no open stream for this long is closed',
+  },
+  VIGIL_API_KEY: {
+    group: 'mcp',
+    description: 'the key `npm run mcp` (stdio) acts as; unset, it is the local operator with every scope',
+  },
+
+  // --- GraphQL
+  RATE_LIMIT_MAX: {
+    group: 'graphql',
+    description: 'GraphQL calls allowed per client, per root field, per window',
+  },
+  RATE_LIMIT_WINDOW_SECONDS: {
+    group: 'graphql',
+    description: 'the rate-limit window (sliding)',
+  },
+  GRAPHQL_MAX_TOKENS: {
+    group: 'graphql',
+    description: prose`lexical tokens in one GraphQL document (comments excluded); counted before
+      parsing, which stops at the limit`,
+  },
+  GRAPHQL_MAX_ALIASES: {
+    group: 'graphql',
+    description: prose`aliased fields in one operation, \`__typename\` and other introspection fields
+      included, each fragment counted where it is spread`,
+  },
+  GRAPHQL_MAX_DEPTH: {
+    group: 'graphql',
+    description: prose`nesting of fields (through fragments), and of list and object values in the
+      document or the variables`,
+  },
+  GRAPHQL_MAX_COST: {
+    group: 'graphql',
+    description: prose`fields in one operation, one point each, every fragment counted where it is
+      spread (introspection too: GraphiQL's introspection query costs about 230)`,
+  },
+  GRAPHQL_MAX_BODY_BYTES: {
+    group: 'graphql',
+    description: prose`largest \`/graphql\` request body; larger is \`413\` before or while reading
+      (and graphql-ws messages take this plus 1 KiB)`,
+  },
+  GRAPHQL_GRAPHIQL: {
+    group: 'graphql',
+    defaultText: '`true`, `false` with `NODE_ENV=production`',
+    example: 'true',
+    description: 'serve GraphiQL to browsers at `GET /graphql` (it needs introspection)',
+  },
+  GRAPHQL_INTROSPECTION: {
+    group: 'graphql',
+    defaultText: '`true`, `false` with `NODE_ENV=production`',
+    example: 'true',
+    description: prose`answer \`__schema\` and \`__type\` on every surface; off, validation errors also
+      stop suggesting field names. \`__typename\` always works, and \`schema.graphql\` in the
+      repository is the schema (served at \`/schema.graphql\` only while this is on)`,
+  },
+  APQ_MAX_ENTRIES: {
+    group: 'graphql',
+    description: prose`documents clients may register by hash (automatic persisted queries, see
+      [GraphQL clients and transports](http-and-streams.md#graphql-clients-and-transports)); \`0\`
+      turns APQ off`,
+  },
+  APQ_MAX_BYTES: {
+    group: 'graphql',
+    description: prose`bytes of registered documents kept at most, all together; the least recently
+      used go first, and a larger document is not kept (its client keeps sending it in full)`,
+  },
+  APQ_TTL_SECONDS: {
+    group: 'graphql',
+    description: 'a registered document not used for this long is forgotten',
+  },
+  PERSISTED_OPERATIONS_FILE: {
+    group: 'graphql',
+    example: './persisted-operations.json',
+    description: prose`a JSON file of operations clients may run by key: \`{"<key>": "<document>",
+      ...}\` (GraphQL Code Generator's persisted documents) or an Apollo persisted-query manifest;
+      read and checked at start (an unreadable file is a configuration error)`,
+  },
+  PERSISTED_OPERATIONS_ONLY: {
+    group: 'graphql',
+    description: prose`run only the listed operations: any other document is refused (\`403
+      PERSISTED_OPERATION_REQUIRED\`) on \`/graphql\`, graphql-ws and \`/graphql/stream\`; needs
+      \`PERSISTED_OPERATIONS_FILE\`. GraphiQL then cannot run what is typed into it`,
+  },
+
+  // --- WebSockets
+  WS_MAX_MESSAGE_BYTES: {
+    group: 'websockets',
+    description: prose`largest message a client may send on \`/ws/stream\` and \`/ws/prices/...\`; a
+      larger one closes the connection with \`1009\` before it is read whole (graphql-ws on
+      \`/graphql\` takes \`GRAPHQL_MAX_BODY_BYTES\` plus 1 KiB)`,
+  },
+  WS_MAX_BUFFERED_BYTES: {
+    group: 'websockets',
+    description: prose`unsent bytes one WebSocket may hold for a client that reads slowly; price data
+      beyond it is skipped (latest only), any other message closes the connection with \`1013\` (see
+      [WebSockets](http-and-streams.md#websockets))`,
+  },
+  WS_MAX_CONNECTIONS_PER_CLIENT: {
+    group: 'websockets',
+    description: prose`open WebSocket connections per client address, all routes together (one more
+      upgrade gets \`429\` before the handshake); the same number bounds a client's open GraphQL
+      subscriptions over SSE and multipart HTTP on \`/graphql\` and its streams on
+      \`/graphql/stream\` (one more gets \`429 SUBSCRIPTION_LIMIT\`), and, separately, its
+      graphql-sse streams reserved but not opened yet`,
+  },
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS: {
+    group: 'websockets',
+    description: prose`operations (subscriptions, and queries still running) one graphql-ws
+      connection, or one reserved graphql-sse stream, may have at once; one more gets an error result
+      \`SUBSCRIPTION_LIMIT\` and the connection stays`,
+  },
+  WS_SUBSCRIBE_RATE_PER_SECOND: {
+    group: 'websockets',
+    description: prose`subscriptions one WebSocket connection may start per second (graphql-ws:
+      operations), refilled evenly; beyond it an error (\`LIMIT_EXCEEDED\` on \`/ws/stream\`,
+      \`RATE_LIMITED\` over graphql-ws) and the connection stays`,
+  },
+  WS_SUBSCRIBE_BURST: {
+    group: 'websockets',
+    description: 'how many of those may be started at once',
+  },
+
+  // --- market data
+  MARKET_DATA_PROVIDERS: {
+    group: 'marketData',
+    essential: true,
+    description: prose`comma-separated providers in order of preference: \`simulated\` (no network),
+      or any of \`yahoo\`, \`binance\`, \`coingecko\`, \`alphavantage\`, \`finnhub\` (the simulated
+      market cannot be mixed with live providers; see [Market data](market-data.md))`,
+  },
+  PROVIDER_TIMEOUT_MS: {
+    group: 'marketData',
+    description: 'deadline of one provider call, retries included',
+  },
+  MARKET_DATA_CACHE_MAX_BYTES: {
+    group: 'marketData',
+    description: prose`estimated bytes the market-data cache may hold; least recently used entries go
+      first, and an answer larger than the whole bound is served but not kept (at least 1 MiB)`,
+  },
+  MAX_SYMBOLS_PER_OPERATION: {
+    group: 'marketData',
+    description: prose`distinct instruments one GraphQL operation (a query, a tool call, an FK-DSL
+      query with its SCAN universes) may ask market data for, aliases included; beyond it
+      \`TOO_MANY_SYMBOLS\`. Keep it above your largest SCAN universe`,
+  },
+  UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE: {
+    group: 'marketData',
+    description: prose`calls to live providers (cache misses) one client may cause per minute,
+      refilled evenly; beyond it \`RATE_LIMITED\` with \`Retry-After\`. Cached answers, the simulated
+      market and the server's own work (jobs, price feeds) are free`,
+  },
+  SIMULATED_SEED: {
+    group: 'marketData',
+    description: 'seed of the simulated market: same seed, same market',
+  },
+  SIMULATED_ACTIVITY: {
+    group: 'marketData',
+    description: prose`\`normal\`, or \`demo\`, which makes every watchdog condition occur somewhere at
+      least once a minute`,
+  },
+  SIMULATED_TICK_MS: {
+    group: 'marketData',
+    description: 'how often the simulated market pushes a live price per subscribed symbol',
+  },
+  YAHOO_BASE_URL: { group: 'marketData', description: 'Yahoo Finance API' },
+  YAHOO_SESSION_URL: {
+    group: 'marketData',
+    example: 'https://fc.yahoo.com',
+    description: prose`where Yahoo sets the session cookie that profiles (quote v7) need; unset:
+      \`https://fc.yahoo.com\` when \`YAHOO_BASE_URL\` is on yahoo.com, else \`YAHOO_BASE_URL\`
+      itself, so a mirror or test double serves its own session and no request goes to Yahoo`,
+  },
+  BINANCE_BASE_URL: { group: 'marketData', description: 'Binance spot REST' },
+  BINANCE_FUTURES_BASE_URL: {
+    group: 'marketData',
+    description: 'Binance USD-M futures REST (funding rates)',
+  },
+  BINANCE_WS_URL: { group: 'marketData', description: 'Binance market streams (live trades)' },
+  COINGECKO_BASE_URL: { group: 'marketData', description: 'CoinGecko API' },
+  COINGECKO_API_KEY: {
+    group: 'marketData',
+    example: 'demo-key',
+    description: 'optional CoinGecko demo key',
+  },
+  ALPHAVANTAGE_BASE_URL: { group: 'marketData', description: 'Alpha Vantage API' },
+  ALPHAVANTAGE_API_KEY: {
+    group: 'marketData',
+    description: 'required when `alphavantage` is listed',
+  },
+  FINNHUB_BASE_URL: { group: 'marketData', description: 'Finnhub API' },
+  FINNHUB_API_KEY: {
+    group: 'marketData',
+    description: 'required when `finnhub` is listed',
+  },
+
+  // --- FK-DSL
+  SCAN_UNIVERSE_US: {
+    group: 'fkDsl',
+    defaultNote: '28 large US stocks and ETFs',
+    description: prose`FK-DSL \`SCAN US\` universe when no provider has its own instrument list (the
+      simulated market has one)`,
+  },
+  SCAN_UNIVERSE_CRYPTO: {
+    group: 'fkDsl',
+    defaultNote: '10 major coins against USDT',
+    description: 'FK-DSL `SCAN CRYPTO` universe, likewise',
+  },
+  FKDSL_TASK_RETENTION_DAYS: {
+    group: 'fkDsl',
+    description: 'finished background FK-DSL tasks are deleted after this many days (daily job)',
+  },
+  FKDSL_MAX_PENDING_TASKS_PER_CLIENT: {
+    group: 'fkDsl',
+    description: prose`background FK-DSL tasks one client may have queued or running;
+      \`submitFkDsl\` beyond it answers \`TOO_MANY_TASKS\` (429)`,
+  },
+  FKDSL_MAX_RESULT_BYTES: {
+    group: 'fkDsl',
+    description: prose`largest result (JSON bytes) a background task stores; a bigger one fails the
+      task with \`RESULT_TOO_LARGE\``,
+  },
+  FKDSL_TASK_MAX_ATTEMPTS: {
+    group: 'fkDsl',
+    description: prose`starts of a background task whose instance keeps stopping before it fails
+      with \`INSTANCE_LOST\``,
+  },
+  FKDSL_MAX_COST: {
+    group: 'fkDsl',
+    description: prose`work units (about a microsecond each: instruments x bars x computations,
+      estimated from the plan) one FK-DSL query may cost; a heavier one is refused with
+      \`FKDSL_QUERY_ERROR\` naming the limit and the estimate, before anything is fetched`,
+  },
+  FKDSL_DEADLINE_MS: {
+    group: 'fkDsl',
+    description: prose`how long one FK-DSL query may evaluate, in a request or as a background task;
+      statements not finished by then answer \`FKDSL_DEADLINE_EXCEEDED\``,
+  },
+
+  // --- watchdogs
+  WATCHDOGS_RUN: {
+    group: 'watchdogs',
+    description: prose`whether this instance runs watchdog checks; any number of instances may, and
+      each watchdog still runs once per interval between them; \`false\` serves the dashboard and
+      events only`,
+  },
+  WATCHDOG_SYMBOLS: {
+    group: 'watchdogs',
+    defaultText: '(empty: `SCAN_UNIVERSE_US` and `SCAN_UNIVERSE_CRYPTO`)',
+    description: prose`symbols the watchdogs watch, comma-separated (\`AAPL,BTC/USDT\`); each check
+      watches those its data fits (funding and order books: crypto; earnings: equities)`,
+  },
+  WATCHDOG_INTERVAL_SECONDS: {
+    group: 'watchdogs',
+    description: 'how often each watchdog checks',
+  },
+  WATCHDOG_INTERVALS: {
+    group: 'watchdogs',
+    description: 'intervals of single watchdogs, `name:seconds` comma-separated (`earnings_anomaly:600`)',
+  },
+  WATCHDOG_THRESHOLDS: {
+    group: 'watchdogs',
+    description: prose`JSON object: per watchdog, thresholds and windows replacing its defaults, e.g.
+      \`{"price_anomaly":{"highMove":0.03}}\`; names and defaults under [Watchdogs](watchdogs.md); an
+      unknown name or key stops the start naming it`,
+  },
+  WATCHDOG_EVENT_RETENTION_DAYS: {
+    group: 'watchdogs',
+    description: 'events older than this are deleted (hourly job)',
+  },
+  WATCHDOG_EVENT_MAX_LISTENERS: {
+    group: 'watchdogs',
+    description: prose`listeners of the live event feed at once on one instance: each
+      \`/dashboard/stream\` connection and each \`watchdogEvents\` subscription holds one; past it a
+      new one is refused with \`SUBSCRIPTION_LIMIT\``,
+  },
+  WATCHDOG_CORRELATION_PAIRS: {
+    group: 'watchdogs',
+    defaultNote: '10 pairs',
+    description: prose`pairs the correlation-breakdown watchdog watches, \`A:B\` comma-separated (two
+      distinct symbols each, at most 50 pairs); with \`SIMULATED_ACTIVITY=demo\` the simulated market
+      breaks the correlation of each pair it lists (the second symbol turns against the first in
+      windows) and ignores pairs naming a symbol it does not list`,
+  },
+
+  // --- alerts
+  SMTP_HOST: {
+    group: 'alerts',
+    essential: true,
+    example: 'smtp.example.com',
+    description: 'default SMTP server for email alerts',
+  },
+  SMTP_PORT: {
+    group: 'alerts',
+    essential: true,
+    description: 'SMTP port (587 STARTTLS, 465 implicit TLS)',
+  },
+  SMTP_USER: {
+    group: 'alerts',
+    essential: true,
+    example: 'alerts@example.com',
+    description: 'SMTP user name (then `SMTP_PASSWORD` is required)',
+  },
+  SMTP_PASSWORD: {
+    group: 'alerts',
+    essential: true,
+    example: 'change-me',
+    description: 'SMTP password (never logged or echoed)',
+  },
+  SMTP_FROM_EMAIL: {
+    group: 'alerts',
+    essential: true,
+    example: 'alerts@example.com',
+    description: 'sender address for email alerts',
+  },
+  SECRETS_KEY: {
+    group: 'alerts',
+    essential: true,
+    description: prose`32 bytes (64 hex or 44 base64 characters) that seal alert secrets
+      (AES-256-GCM); unset on the embedded database: generated once into \`DATA_DIR/secrets.key\`;
+      unset with Postgres: alerts without secrets work, storing a password or token is refused
+      (\`SECRETS_KEY_REQUIRED\`)`,
+  },
+  CHAT_BOT_TOKEN: {
+    group: 'alerts',
+    example: '123456:ABC-your-bot-token',
+    description: 'default chat-bot token for `chat` alerts (never logged or echoed)',
+  },
+  CHAT_API_BASE_URL: {
+    group: 'alerts',
+    description: prose`the Telegram-compatible bot API \`chat\` alerts post to
+      (\`{base}/bot<token>/sendMessage\`)`,
+  },
+  ALERT_DELIVERY_ALLOWED_HOSTS: {
+    group: 'alerts',
+    description: prose`hosts or CIDRs deliveries may reach although they are loopback, private,
+      link-local, CGNAT or cloud-metadata addresses (comma-separated:
+      \`127.0.0.1,10.1.0.0/16,relay.internal\`); everything else of that kind is refused, also when a
+      hostname resolves to it`,
+  },
+  ALERT_DELIVERY_TIMEOUT_MS: {
+    group: 'alerts',
+    description: 'how long one delivery attempt may take (connect, send, answer)',
+  },
+  ALERT_DELIVERY_MAX_ATTEMPTS: {
+    group: 'alerts',
+    description: prose`attempts before a delivery is \`failed\` (retries back off 5 s, 10 s, 20 s ...
+      up to 15 min, or as the receiver's \`Retry-After\` asks)`,
+  },
+
+  // --- analysis sessions
+  SESSION_DEFAULT_TTL_HOURS: {
+    group: 'sessions',
+    description: 'lifetime of a new analysis session (`create-analysis-session` without `ttlHours`)',
+  },
+  SESSION_MAX_TTL_HOURS: {
+    group: 'sessions',
+    description: prose`longest lifetime a session may have, from its creation (create and extend
+      grant up to it and say so with \`ttl_capped\`)`,
+  },
+  SESSION_CLEANUP_INTERVAL_MINUTES: {
+    group: 'sessions',
+    description: 'how often expired sessions are archived (they stay readable until deleted)',
+  },
+  SESSION_RETENTION_DAYS: {
+    group: 'sessions',
+    description: 'archived sessions older than this are deleted with their query records (daily)',
+  },
+  SESSION_MAX_QUERIES_PER_SESSION: {
+    group: 'sessions',
+    description: 'query records kept per session: the newest; `total_queries` counts them all',
+  },
+  SESSION_ENABLE_ANALYTICS: {
+    group: 'sessions',
+    description: prose`session analytics and the daily metrics; \`false\`: analytics answer
+      \`SESSION_ANALYTICS_DISABLED\` (503) and no daily metrics are computed`,
+  },
 };
