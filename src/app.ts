@@ -1,8 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
+import type { GraphQLSchema } from 'graphql';
 import { ModuleLifecycle } from './app-modules.ts';
-import { logStart } from './app-start-log.ts';
+import { AppServer, type ListenOptions } from './app-server.ts';
 import { mountToolSurfaces } from './app-surfaces.ts';
 import type { AppDeps } from './deps.ts';
 import { GRAPHIQL_TABS } from './graphiql-tabs.ts';
@@ -12,8 +11,7 @@ import { ErrorTable, PLATFORM_ERRORS } from './platform/errors.ts';
 import { mountGraphql } from './platform/graphql/graphql-surfaces.ts';
 import { nodeHeaders } from './platform/http/client-identity.ts';
 import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
-import { createHttpServer, type PortListener } from './platform/http/port-listener.ts';
-import { type AppState, stopGracefully } from './platform/lifecycle.ts';
+import type { AppState } from './platform/lifecycle.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
 import type { HostInfo, ModuleDefinition } from './platform/module.ts';
 import type { MetricSamplers } from './platform/observability/metrics.ts';
@@ -38,9 +36,7 @@ export interface App {
    * point opened early (`listener`). Resolves, with the address, once the app is ready; the
    * warm-up (job workers, schedules, each module's `warmUp`) then runs in the background.
    */
-  start(
-    options: { port: number; host: string } | { listener: PortListener; host: string },
-  ): Promise<{ url: string; port: number }>;
+  start(options: ListenOptions): Promise<{ url: string; port: number }>;
   /** Starts as `start` does without serving HTTP (the stdio MCP server). */
   startWithoutListening(): Promise<void>;
   /** Settles when the warm-up after the start has run (tests and benchmarks wait for it). */
@@ -52,13 +48,80 @@ export interface App {
 /** Builds the app from its dependencies and modules. Reads no environment and opens no port. */
 export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDeps>[]): App {
   const { logger, metrics, config } = deps;
-  let state: AppState = 'built';
-  let server: Server | undefined;
-
   const errors = new ErrorTable(PLATFORM_ERRORS, ...modules.map((m) => m.errors ?? {}));
   const schema = buildSchema();
-  // Who calls, the same way on every surface: HTTP routes, WebSocket upgrades, graphql-ws.
-  const gate = new AccessGate(
+  const gate = accessGate(deps);
+  const routes = new HttpRoutes(metrics, logger, errors, { accessLog: config.accessLog, gate });
+  const upgrades = upgradeRouter(deps, gate);
+  const graphql = mountAppGraphql(deps, { schema, routes, upgrades, gate, errors });
+  const { runner } = graphql;
+  const tools = compileTools(
+    schema,
+    modules.flatMap((m) => m.tools ?? []),
+    runner,
+  );
+  mountModuleRoutes(deps, modules, { routes, upgrades, runner, errors });
+  let server: AppServer | undefined;
+  const surfaces = mountToolSurfaces({
+    deps,
+    modules,
+    tools,
+    runner,
+    errors,
+    routes,
+    upgrades,
+    state: () => server?.state ?? 'built',
+  });
+  const stopHearingRevocations = closeConnectionsOfRevokedKeys(deps, [
+    upgrades,
+    graphql.graphqlWs,
+    graphql.eventStreams,
+    surfaces.mcp,
+  ]);
+  sampleMetrics(deps, graphql, surfaces.mcpSubscriptions);
+
+  const adapter = createServerAdapter<ServerContext>((request, ctx) => routes.dispatch(request, ctx));
+  const lifecycle = new ModuleLifecycle(deps, modules, logger);
+  server = new AppServer({
+    deps,
+    lifecycle,
+    adapter,
+    upgrades,
+    // MCP sessions close here, with their price-hub subscriptions, before modules stop the hub.
+    closeStreams: async (ms) => {
+      // Subscriptions over SSE and multipart end now: each holds its connection open until then.
+      graphql.eventStreams.endAll();
+      await Promise.all([surfaces.mcp.close(ms), upgrades.closeAll(ms)]);
+    },
+    dispose: async () => {
+      stopHearingRevocations();
+      await lifecycle.release();
+      await adapter.dispose();
+      await graphql.yoga.dispose();
+    },
+  });
+  const app = server;
+  return {
+    deps,
+    tools,
+    runner,
+    errors,
+    mcp: surfaces.mcpServer,
+    warmedUp: app.warmedUp,
+    get state() {
+      return app.state;
+    },
+    fetch: (input, init) => app.fetch(input, init),
+    start: (options) => app.start(options),
+    startWithoutListening: () => app.startWithoutListening(),
+    stop: () => app.stop(),
+  };
+}
+
+/** Who calls, the same way on every surface: HTTP routes, WebSocket upgrades, graphql-ws. */
+function accessGate(deps: AppDeps): AccessGate {
+  const { config } = deps;
+  return new AccessGate(
     new Authenticator({
       required: config.auth.required,
       verify: (secret) => deps.apiKeys.verify(secret),
@@ -67,12 +130,11 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     }),
     config.trustProxyHops,
   );
-  /** A caller no transport authenticated (none should reach here): anonymous, so closed when keys are required. */
-  const anonymous = (request: Request, req: ServerContext['req']) =>
-    gate.anonymous(req ? nodeHeaders(req) : request.headers, req);
+}
 
-  const routes = new HttpRoutes(metrics, logger, errors, { accessLog: config.accessLog, gate });
-  const upgrades = new UpgradeRouter(metrics, logger, {
+function upgradeRouter(deps: AppDeps, gate: AccessGate): UpgradeRouter {
+  const { config } = deps;
+  return new UpgradeRouter(deps.metrics, deps.logger, {
     allowedOrigins: config.allowedOrigins,
     maxConnectionsPerClient: config.ws.maxConnectionsPerClient,
     maxMessageBytes: config.ws.maxMessageBytes,
@@ -82,7 +144,23 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     // /64): an invented key is refused, and a rotated IPv6 address inside one network buys nothing.
     gate,
   });
-  const { yoga, runner, graphqlWs, eventStreams } = mountGraphql({
+}
+
+interface GraphqlParts {
+  readonly schema: GraphQLSchema;
+  readonly routes: HttpRoutes;
+  readonly upgrades: UpgradeRouter;
+  readonly gate: AccessGate;
+  readonly errors: ErrorTable;
+}
+
+/** GraphQL over HTTP, graphql-ws, SSE and multipart, and the operation runner tools and routes use. */
+function mountAppGraphql(deps: AppDeps, { schema, routes, upgrades, gate, errors }: GraphqlParts) {
+  const { config } = deps;
+  /** A caller no transport authenticated (none should reach here): anonymous, so closed when keys are required. */
+  const anonymous = (request: Request, req: ServerContext['req']) =>
+    gate.anonymous(req ? nodeHeaders(req) : request.headers, req);
+  return mountGraphql({
     schema,
     printedSchema,
     context: ({ request, req, viewer }) => ({ deps, viewer: viewer ?? anonymous(request, req) }),
@@ -92,8 +170,8 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     upgrades,
     gate,
     errors,
-    logger,
-    metrics,
+    logger: deps.logger,
+    metrics: deps.metrics,
     clock: deps.clock,
     graphiqlTabs: GRAPHIQL_TABS,
     settings: {
@@ -107,18 +185,22 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       maxStreamsPerClient: config.ws.maxConnectionsPerClient,
       maxSubscriptionsPerConnection: config.ws.graphqlMaxSubscriptions,
       subscribeRate: config.ws.subscribeRate,
+      graphqlWsServer: config.ws.graphqlServer,
     },
   });
-  const tools = compileTools(
-    schema,
-    modules.flatMap((m) => m.tools ?? []),
-    runner,
-  );
+}
 
+/** Every module's plain HTTP routes and WebSocket routes. */
+function mountModuleRoutes(
+  deps: AppDeps,
+  modules: readonly ModuleDefinition<AppDeps>[],
+  parts: { routes: HttpRoutes; upgrades: UpgradeRouter; runner: OperationRunner; errors: ErrorTable },
+): void {
+  const { routes, upgrades } = parts;
   const host: HostInfo = {
     connections: () => ({ total: upgrades.connectionCount, byRoute: upgrades.connectionsByRoute() }),
-    operations: runner,
-    errors,
+    operations: parts.runner,
+    errors: parts.errors,
   };
   for (const module of modules) {
     for (const route of module.routes ?? []) {
@@ -128,151 +210,37 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
       upgrades.add(socket.path, socket.onConnection(deps), { scope: socket.scope ?? 'read' });
     }
   }
-  const { mcp, mcpServer, mcpSubscriptions } = mountToolSurfaces({
-    deps,
-    modules,
-    tools,
-    runner,
-    errors,
-    routes,
-    upgrades,
-    state: () => state,
-  });
+}
 
-  // A revoked key's open connections end at once, on every instance (the key store hears every
-  // revocation): WebSockets close with 4401, event streams and MCP sessions are closed.
-  const stopHearingRevocations = deps.apiKeys.onRevoked((keyId) => {
+/**
+ * A revoked key's open connections end at once, on every instance (the key store hears every
+ * revocation): WebSockets close with 4401, event streams and MCP sessions are closed. Returns the
+ * function that stops listening.
+ */
+function closeConnectionsOfRevokedKeys(
+  deps: AppDeps,
+  holders: ReadonlyArray<{ closeClient(clientId: string): number }>,
+): () => void {
+  return deps.apiKeys.onRevoked((keyId) => {
     const clientId = `key:${keyId}`;
-    const closed =
-      upgrades.closeClient(clientId) +
-      graphqlWs.closeClient(clientId) +
-      eventStreams.closeClient(clientId) +
-      mcp.closeClient(clientId);
-    if (closed > 0) logger.info({ keyId, closed }, 'connections of a revoked API key closed');
+    const closed = holders.reduce((sum, holder) => sum + holder.closeClient(clientId), 0);
+    if (closed > 0) deps.logger.info({ keyId, closed }, 'connections of a revoked API key closed');
   });
+}
 
-  // Gauges read when /metrics is scraped, from whatever holds each number.
-  Object.assign(metrics.samplers, {
+/** Gauges read when /metrics is scraped, from whatever holds each number. */
+function sampleMetrics(
+  deps: AppDeps,
+  graphql: ReturnType<typeof mountGraphql>,
+  mcpSubscriptions: { readonly count: number },
+): void {
+  Object.assign(deps.metrics.samplers, {
     subscriptions: () => ({
-      'graphql-ws': graphqlWs.operationCount,
-      ...eventStreams.countByKind(),
+      'graphql-ws': graphql.graphqlWs.operationCount,
+      ...graphql.eventStreams.countByKind(),
       websocket: deps.priceStreams.stats().subscriptions,
       mcp: mcpSubscriptions.count,
     }),
-    priceHub: () => deps.priceHub.stats(),
-    circuits: () => deps.marketData.circuits(),
     queueDepths: () => deps.jobs.queueDepths(),
   } satisfies MetricSamplers);
-
-  const adapter = createServerAdapter<ServerContext>((request, ctx) => routes.dispatch(request, ctx));
-  const lifecycle = new ModuleLifecycle(deps, modules, logger);
-  let starting: Promise<unknown> | undefined;
-  let warming: Promise<void> | undefined;
-  let warmedUp!: () => void;
-  const warmUpDone = new Promise<void>((resolve) => {
-    warmedUp = resolve;
-  });
-
-  /** A stop that arrives while starting makes the start give up at its next step. */
-  const checkNotStopped = () => {
-    if (state !== 'starting') throw new Error('the app was stopped while it was starting');
-  };
-
-  function startModules(): Promise<void> {
-    if (state !== 'built') throw new Error(`cannot start an app that is ${state}`);
-    state = 'starting';
-    starting = lifecycle.start(checkNotStopped);
-    return starting as Promise<void>;
-  }
-
-  function beginWarmUp(): void {
-    warming = lifecycle.warmUp(() => state === 'running').finally(warmedUp);
-  }
-
-  return {
-    deps,
-    tools,
-    runner,
-    errors,
-    mcp: mcpServer,
-    warmedUp: warmUpDone,
-    get state() {
-      return state;
-    },
-
-    async fetch(input, init) {
-      const request =
-        typeof input === 'string' ? new Request(new URL(input, 'http://localhost'), init) : input;
-      return adapter.fetch(request, {});
-    },
-
-    async startWithoutListening() {
-      await startModules();
-      state = 'running';
-      beginWarmUp();
-    },
-
-    async start(options) {
-      await startModules();
-      checkNotStopped();
-      if ('listener' in options) {
-        server = options.listener.server;
-        options.listener.serve(adapter, upgrades.handleUpgrade);
-      } else {
-        server = createHttpServer(config.http);
-        server.on('request', adapter);
-        server.on('upgrade', upgrades.handleUpgrade);
-        await new Promise<void>((resolve, reject) => {
-          server!.once('error', reject);
-          server!.listen(options.port, options.host, () => resolve());
-        });
-        checkNotStopped();
-      }
-      state = 'running';
-      const bound = (server.address() as AddressInfo).port;
-      const host = options.host;
-      const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-      logStart(deps, url, host);
-      beginWarmUp();
-      return { url, port: bound };
-    },
-
-    async stop() {
-      if (state === 'stopping' || state === 'stopped') return;
-      const wasStarting = state === 'starting';
-      state = 'stopping';
-      // A start under way gives up at its next step; wait for it (bounded) so nothing starts later.
-      if (wasStarting && starting) {
-        await Promise.race([starting.catch(() => {}), delay(config.shutdownTimeoutMs)]);
-      }
-      // Likewise a warm-up step under way (it stops before its next step).
-      if (warming) await Promise.race([warming, delay(config.shutdownTimeoutMs)]);
-      warmedUp();
-      await stopGracefully({
-        logger,
-        timeoutMs: config.shutdownTimeoutMs,
-        server,
-        // MCP sessions close here, with their price-hub subscriptions, before modules stop the hub.
-        closeStreams: async (ms) => {
-          // Subscriptions over SSE and multipart end now: each holds its connection open until then.
-          eventStreams.endAll();
-          await Promise.all([mcp.close(ms), upgrades.closeAll(ms)]);
-        },
-        stopModules: () => lifecycle.stop(),
-        stopJobs: (ms) => deps.jobs.stop(ms),
-        dispose: async () => {
-          stopHearingRevocations();
-          await lifecycle.release();
-          await adapter.dispose();
-          await yoga.dispose();
-          await deps.database.close();
-        },
-      });
-      state = 'stopped';
-    },
-  };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

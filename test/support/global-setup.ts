@@ -15,8 +15,15 @@ import { ensureFreshBundle } from './bundle.ts';
  * again (~3 s saved per file).
  */
 export default async function setup(project: TestProject) {
-  // Tests that spawn Vigil run the bundle (see bundle.ts).
-  ensureFreshBundle();
+  // Tests that spawn Vigil run the bundle (see bundle.ts); a failed build fails only those tests.
+  let bundleProblem = '';
+  try {
+    ensureFreshBundle();
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+    bundleProblem = (stderr.trim() || (error as Error).message).slice(0, 2_000);
+  }
+  project.provide('bundleProblem', bundleProblem);
   const root = mkdtempSync(join(tmpdir(), 'vigil-test-template-'));
   const logger = createLogger('silent');
   const handle = await openDatabase({ pgliteDir: pgliteDirFor(root), logger });
