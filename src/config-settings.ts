@@ -295,8 +295,24 @@ export const baseShape = {
  * documentation of a setting that no longer exists, a type error.
  */
 
-/** The groups settings are listed under, in this order. */
-export const SETTING_GROUPS = {
+export type SettingGroup =
+  | 'server'
+  | 'logs'
+  | 'database'
+  | 'access'
+  | 'mcp'
+  | 'graphql'
+  | 'websockets'
+  | 'marketData'
+  | 'fkDsl'
+  | 'watchdogs'
+  | 'alerts'
+  | 'sessions';
+
+/** The groups settings are listed under, in this order, with what a reader should know of each. */
+export const SETTING_GROUPS: {
+  readonly [G in SettingGroup]: { readonly title: string; readonly note?: string };
+} = {
   server: { title: 'Server' },
   logs: { title: 'Logs' },
   database: { title: 'Database' },
@@ -315,9 +331,8 @@ export const SETTING_GROUPS = {
     note: "Defaults of alert delivery: an alert's own `email_config` and `chat_config` take precedence.",
   },
   sessions: { title: 'Analysis sessions' },
-} as const satisfies Record<string, { title: string; note?: string }>;
+};
 
-export type SettingGroup = keyof typeof SETTING_GROUPS;
 export type SettingName = keyof typeof baseShape;
 
 export interface SettingDoc {
@@ -327,11 +342,11 @@ export interface SettingDoc {
   /** Set by nearly every deployment: listed first in both generated files. */
   readonly essential?: true;
   /**
-   * The default as the reference states it, for a setting whose default depends on other settings
-   * (its zod field has no default, or an empty one). Otherwise the default is read from the field.
+   * What leaving the setting unset (or empty) means, for a setting whose default depends on other
+   * settings: its zod field has no default, or an empty one. Any other default is read from the field.
    */
   readonly defaultText?: string;
-  /** Said after the field's default, in parentheses: what a long default is. */
+  /** What a long list given as the default is (`10 pairs`), said before its entries. */
   readonly defaultNote?: string;
   /** A value shown commented out in `.env.example` for a setting that is unset by default. */
   readonly example?: string;
@@ -348,8 +363,8 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   NODE_ENV: {
     group: 'server',
     essential: true,
-    description: prose`\`development\`, \`production\` or \`test\`; \`production\` turns GraphiQL and
-      introspection off unless \`GRAPHQL_GRAPHIQL\` and \`GRAPHQL_INTROSPECTION\` say otherwise`,
+    description: prose`the kind of deployment; \`production\` turns GraphiQL and introspection off
+      unless \`GRAPHQL_GRAPHIQL\` and \`GRAPHQL_INTROSPECTION\` say otherwise`,
   },
   HOST: {
     group: 'server',
@@ -385,7 +400,7 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   },
   TRUST_PROXY_HOPS: {
     group: 'server',
-    defaultText: '(unset): `0`, or `1` with `TRUST_PROXY=true`',
+    defaultText: '`0`, or `1` with `TRUST_PROXY=true`',
     example: '1',
     description: prose`how many proxies in front of Vigil to believe: the client address is the
       entry that many places from the right of \`X-Forwarded-For\` (what the outermost trusted proxy
@@ -408,8 +423,7 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   // --- logs
   LOG_LEVEL: {
     group: 'logs',
-    description: prose`\`fatal\`, \`error\`, \`warn\`, \`info\`, \`debug\`, \`trace\` or \`silent\`;
-      JSON logs go to stderr`,
+    description: 'least severity logged; JSON logs go to stderr',
   },
   LOG_BUFFER_BYTES: {
     group: 'logs',
@@ -745,7 +759,7 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   },
   WATCHDOG_SYMBOLS: {
     group: 'watchdogs',
-    defaultText: '(empty: `SCAN_UNIVERSE_US` and `SCAN_UNIVERSE_CRYPTO`)',
+    defaultText: '`SCAN_UNIVERSE_US` and `SCAN_UNIVERSE_CRYPTO`',
     description: prose`symbols the watchdogs watch, comma-separated (\`AAPL,BTC/USDT\`); each check
       watches those its data fits (funding and order books: crypto; earnings: equities)`,
   },
