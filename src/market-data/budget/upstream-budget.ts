@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { KeyedTokenBuckets } from '../../platform/flow/token-bucket.ts';
 import { TooManySymbolsError, UpstreamBudgetError } from '../market-data.errors.ts';
-import { ClientBuckets } from './client-buckets.ts';
 
 export interface UpstreamBudgetOptions {
   /** Distinct instruments one client operation may ask market data for. */
@@ -11,6 +11,8 @@ export interface UpstreamBudgetOptions {
 
 export const DEFAULT_MAX_SYMBOLS_PER_OPERATION = 100;
 export const DEFAULT_UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE = 60;
+
+const MINUTE_MS = 60_000;
 
 interface OperationScope {
   readonly clientId: string;
@@ -30,13 +32,20 @@ interface OperationScope {
  */
 export class UpstreamBudget {
   readonly #storage = new AsyncLocalStorage<OperationScope>();
-  readonly #buckets: ClientBuckets;
+  /**
+   * One bucket per client: `callsPerClientPerMinute` at once, refilled evenly over a minute. It never
+   * lends ahead: a refused call takes nothing, so a client that asks too much is told when to come
+   * back instead of queueing debt that others would wait out. Full buckets are forgotten once a
+   * minute, so memory follows the clients active in the last minute.
+   */
+  readonly #buckets: KeyedTokenBuckets;
 
   constructor(
     private readonly options: UpstreamBudgetOptions,
     now: () => number,
   ) {
-    this.#buckets = new ClientBuckets(options.callsPerClientPerMinute, now);
+    const perMinute = options.callsPerClientPerMinute;
+    this.#buckets = new KeyedTokenBuckets(perMinute / 60, perMinute, now, MINUTE_MS);
   }
 
   /** Runs one client operation: market data asked for within it counts against the client. */
@@ -72,7 +81,7 @@ export class UpstreamBudget {
   charge(): void {
     const scope = this.#current();
     if (!scope) return;
-    const taken = this.#buckets.take(scope.clientId);
+    const taken = this.#buckets.tryTake(scope.clientId);
     if (!taken.ok) throw new UpstreamBudgetError(this.options.callsPerClientPerMinute, taken.retryAfterMs);
   }
 

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { isAppError } from '../../platform/errors.ts';
+import { TokenBucket } from '../../platform/flow/token-bucket.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
 import {
   CLOSE_POLICY,
   closeReason,
   closeSlowReader,
-  RateGate,
   type SocketLimits,
 } from '../../platform/ws/socket-limits.ts';
 import type { WsRouteContext } from '../../platform/ws/upgrade-router.ts';
 import type { PriceHub } from '../hub/price-hub.ts';
 import { namesInstrument, type ResolvedSymbol, resolveStreamable } from '../hub/streamable.ts';
 import type { MarketDataService } from '../market-data.service.ts';
-import { TokenBucket } from '../providers/http/token-bucket.ts';
 import { ASSET_CLASSES, type AssetClass } from '../types.ts';
 import { FeedListener, SocketOutlet } from './price-stream.outlet.ts';
 import {
@@ -40,7 +39,7 @@ interface Connection {
   readonly bucket: TokenBucket;
   readonly limits: SocketLimits;
   /** Subscriptions started per second (a refused one costs nothing). */
-  readonly subscribeGate: RateGate;
+  readonly subscribeGate: TokenBucket;
   /** Subscribes past their checks and still resolving symbols: they hold a slot already. */
   opening: number;
   /** Over the send buffer limit at the last heartbeat (twice in a row: the reader is gone). */
@@ -139,7 +138,7 @@ export class PriceStreams {
       outlet: new SocketOutlet(socket, limits.maxBufferedBytes),
       bucket: new TokenBucket(LIMITS.messagesPerSecond, LIMITS.messageBurst),
       limits,
-      subscribeGate: new RateGate(limits.subscribeRate.perSecond, limits.subscribeRate.burst),
+      subscribeGate: new TokenBucket(limits.subscribeRate.perSecond, limits.subscribeRate.burst),
       opening: 0,
       behind: false,
     };
@@ -156,7 +155,7 @@ export class PriceStreams {
   }
 
   #onMessage(connection: Connection, raw: string): void {
-    if (connection.bucket.take() > 0) {
+    if (connection.bucket.reserve() > 0) {
       this.#send(
         connection,
         messages.error('LIMIT_EXCEEDED', `more than ${LIMITS.messagesPerSecond} messages per second`),

@@ -14,55 +14,11 @@ export interface SocketLimits {
 }
 
 /**
- * A token bucket that refuses instead of queueing: a refused call costs nothing, so a client that
- * keeps trying is not pushed further into debt.
+ * The subscribe and message rates of a socket are token buckets that refuse (`tryTake`): a refused
+ * call costs nothing, so a client that keeps trying is not pushed further into debt. `RateGate` is
+ * the platform's one token bucket under the name the socket routes have used for it.
  */
-export class RateGate {
-  #tokens: number;
-  #updatedAt: number;
-
-  constructor(
-    readonly perSecond: number,
-    readonly burst: number,
-    private readonly now: () => number = () => performance.now(),
-  ) {
-    this.#tokens = burst;
-    this.#updatedAt = now();
-  }
-
-  /** Takes a token when one is available; otherwise returns the milliseconds until one is. */
-  tryTake(): { ok: true } | { ok: false; retryAfterMs: number } {
-    this.#refill();
-    if (this.#tokens >= 1) {
-      this.#tokens -= 1;
-      return { ok: true };
-    }
-    return { ok: false, retryAfterMs: this.msUntilToken() };
-  }
-
-  /** Returns a token taken for something that turned out not to count. */
-  giveBack(): void {
-    this.#tokens = Math.min(this.burst, this.#tokens + 1);
-  }
-
-  /** Whether a token is available, without taking it. */
-  peek(): boolean {
-    this.#refill();
-    return this.#tokens >= 1;
-  }
-
-  /** Milliseconds until a token is available (0 when one is). */
-  msUntilToken(): number {
-    this.#refill();
-    return this.#tokens >= 1 ? 0 : Math.ceil(((1 - this.#tokens) / this.perSecond) * 1000);
-  }
-
-  #refill(): void {
-    const now = this.now();
-    this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#updatedAt) / 1000) * this.perSecond);
-    this.#updatedAt = now;
-  }
-}
+export { TokenBucket as RateGate } from '../flow/token-bucket.ts';
 
 /** A close reason is at most 123 bytes of UTF-8; `ws` throws on a longer one. */
 export function closeReason(text: string): string {

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
+import { TokenBucket } from '../../../platform/flow/token-bucket.ts';
 import { ProviderError } from '../provider-errors.ts';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.ts';
-import { TokenBucket } from './token-bucket.ts';
 
 /**
  * Outbound HTTP for one provider: a token-bucket rate limit, retries with exponential backoff and
@@ -180,12 +180,12 @@ export class ProviderHttp {
   }
 
   async #takeToken(signal: AbortSignal): Promise<void> {
-    const wait = this.#bucket.take(this.#o.timeoutMs ?? Number.POSITIVE_INFINITY);
+    const wait = this.#bucket.reserve(this.#o.timeoutMs ?? Number.POSITIVE_INFINITY);
     if (wait === 0) return;
     if (wait > 0 && (await sleep(wait, signal))) return;
     // Either the wait is longer than any call may last (nothing was reserved), or the caller gave up
     // while waiting (its reservation goes back, so it does not hold up the callers behind it).
-    if (wait > 0) this.#bucket.refund();
+    if (wait > 0) this.#bucket.giveBack();
     throw new ProviderError(
       this.#o.provider,
       'rate_limited',
