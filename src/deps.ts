@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
 import { PriceHub } from './market-data/hub/price-hub.ts';
 import { parseInstrument } from './market-data/instruments.ts';
+import { MarketDataMetrics } from './market-data/market-data.metrics.ts';
 import { MarketDataService } from './market-data/market-data.service.ts';
 import type { MarketDataProvider } from './market-data/providers/provider.ts';
 import { createProviders } from './market-data/providers/registry.ts';
@@ -78,6 +79,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const database = overrides.database ?? (await openAppDatabase(config, logger));
   const providers = overrides.providers ?? createProviders(config.marketData, clock, config.watchdogs);
   const metrics = createMetrics();
+  const marketDataMetrics = new MarketDataMetrics(metrics.registry);
   const marketData = new MarketDataService(
     providers,
     clock,
@@ -88,10 +90,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       maxSymbolsPerOperation: config.marketData.maxSymbolsPerOperation,
       upstreamCallsPerClientPerMinute: config.marketData.upstreamCallsPerClientPerMinute,
     },
-    metrics.marketData,
+    marketDataMetrics,
   );
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
   const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), { clock });
+  marketDataMetrics.sampleFrom({ marketData, priceHub });
   const serverInfo = new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID());
   const fkDsl = new FkDslService(
     database.db,

@@ -5,14 +5,18 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  * bounded set of values: request metrics are labelled by route template (`/api/alerts/:id`), never
  * by the raw path; operations by root field of the schema, never by a client's operation name;
  * errors by the server's codes. A label fed anything else is capped as well (`boundedLabel`).
+ *
+ * These are the platform's metrics only. A domain registers its own on `registry` (names begin
+ * with `vigil_`, labels go through `boundedLabel` unless their values are a fixed set): see
+ * `watchdog.metrics.ts` and `market-data.metrics.ts`.
  */
 export interface Metrics {
+  /** The app's one registry, scraped at `/metrics`; the domains' metrics are registered on it too. */
   readonly registry: Registry;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly wsConnections: Gauge<'route'>;
   readonly graphql: GraphQLMetrics;
-  readonly marketData: MarketDataMetrics;
   /** A call refused by a rate limit, on the surface it came in on. */
   rateLimited(surface: Surface): void;
   /** Where the gauges sampled at scrape time read their values; the app fills it in once built. */
@@ -26,13 +30,6 @@ export interface GraphQLMetrics {
   error(code: string): void;
 }
 
-export interface MarketDataMetrics {
-  /** One call to a provider: `ok` or the provider error kind, and how long it took (retries included). */
-  providerCall(provider: string, outcome: string, seconds: number): void;
-  /** One lookup in the market-data cache (a request that joined a load under way is a hit). */
-  cacheLookup(kind: string, hit: boolean): void;
-}
-
 /**
  * Where a call came in: GraphQL over HTTP (SSE and multipart included), graphql-ws, the plain
  * WebSocket routes, MCP over HTTP, REST tool routes, or the stdio MCP server.
@@ -42,17 +39,12 @@ export type Surface = 'graphql' | 'graphql-ws' | 'websocket' | 'mcp' | 'rest' | 
 /** Transports a client holds a subscription open on. */
 export type SubscriptionTransport = 'graphql-ws' | 'sse' | 'multipart' | 'websocket' | 'mcp';
 
-export const CIRCUIT_STATES = ['closed', 'half_open', 'open'] as const;
-export type CircuitStateName = (typeof CIRCUIT_STATES)[number];
-
 /**
  * Values owned elsewhere, read when `/metrics` is scraped (so nothing has to keep a gauge in step).
  * A sampler that is not set leaves its gauge empty.
  */
 export interface MetricSamplers {
   subscriptions?: () => Partial<Record<SubscriptionTransport, number>>;
-  priceHub?: () => { readonly feeds: number; readonly subscribers: number };
-  circuits?: () => ReadonlyArray<{ readonly provider: string; readonly state: CircuitStateName }>;
   /** Jobs waiting per queue; asked of the database, so bounded by QUEUE_SAMPLE_TIMEOUT_MS. */
   queueDepths?: () => Promise<ReadonlyMap<string, number>>;
 }
@@ -63,6 +55,8 @@ export const QUEUE_SAMPLE_TIMEOUT_MS = 1_000;
 /** Distinct values one label may take before further values are counted as `other`. */
 const MAX_LABEL_VALUES = 200;
 
+const PREFIX = 'vigil_';
+
 /**
  * prom-client's default gauges `nodejs_active_{handles,requests,resources}_total` break the naming
  * rule that only counters end in `_total` (`promtool check metrics` refuses them); the per-type
@@ -72,60 +66,71 @@ const MISNAMED_DEFAULTS = ['active_handles_total', 'active_requests_total', 'act
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  const prefix = 'vigil_';
-  collectDefaultMetrics({ register: registry, prefix });
-  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(`${prefix}nodejs_${name}`);
-  const registers = [registry];
+  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(`${PREFIX}nodejs_${name}`);
   const samplers: MetricSamplers = {};
+  const graphql = graphqlMetrics(registry);
+  const rateLimited = rateLimitMetric(registry);
+  registerSampledGauges(registry, samplers);
+  return { registry, samplers, graphql, rateLimited, ...connectionMetrics(registry) };
+}
+
+/**
+ * A label whose values come from code but could in principle grow (error codes, provider ids, root
+ * fields): the first MAX_LABEL_VALUES distinct values are kept, later ones become `other`, so no
+ * input can make the series count grow without bound. One per label: the values it has seen are
+ * its own.
+ */
+export function boundedLabel(max = MAX_LABEL_VALUES): (value: string) => string {
+  const seen = new Set<string>();
+  return (value) => {
+    if (seen.has(value)) return value;
+    if (seen.size >= max) return 'other';
+    seen.add(value);
+    return value;
+  };
+}
+
+/** Operations by type and root field, and errors by code, of every surface that runs GraphQL. */
+function graphqlMetrics(registry: Registry): GraphQLMetrics {
   const field = boundedLabel();
   const code = boundedLabel();
-  const provider = boundedLabel();
-  const queue = boundedLabel();
-  const kind = boundedLabel();
-
-  const graphqlOperations = new Counter({
+  const operations = new Counter({
     name: 'vigil_graphql_operations_total',
     help: 'GraphQL operations started, by operation type and root field (every surface: HTTP, graphql-ws, MCP, REST)',
     labelNames: ['type', 'field'],
-    registers,
+    registers: [registry],
   });
-  const graphqlErrors = new Counter({
+  const errors = new Counter({
     name: 'vigil_graphql_errors_total',
     help: 'GraphQL errors returned to clients, by extensions.code',
     labelNames: ['code'],
-    registers,
+    registers: [registry],
   });
-  const rateLimitRejections = new Counter({
+  return {
+    operation: (type, name) => operations.inc({ type, field: field(name) }),
+    error: (value) => errors.inc({ code: code(value) }),
+  };
+}
+
+function rateLimitMetric(registry: Registry): (surface: Surface) => void {
+  const rejections = new Counter({
     name: 'vigil_rate_limit_rejections_total',
     help: 'Calls refused by a rate limit, by surface (graphql, graphql-ws, websocket, mcp, rest, stdio)',
     labelNames: ['surface'],
-    registers,
+    registers: [registry],
   });
-  const providerCalls = new Counter({
-    name: 'vigil_market_data_provider_calls_total',
-    help: 'Calls to market-data providers, by provider and outcome (ok, or the error kind)',
-    labelNames: ['provider', 'outcome'],
-    registers,
-  });
-  const providerDuration = new Histogram({
-    name: 'vigil_market_data_provider_call_duration_seconds',
-    help: 'Latency of calls to market-data providers (retries included), by provider',
-    labelNames: ['provider'],
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
-  const cacheRequests = new Counter({
-    name: 'vigil_market_data_cache_requests_total',
-    help: 'Market-data cache lookups by data kind and result (hit, miss); hit ratio = hit / (hit + miss)',
-    labelNames: ['kind', 'result'],
-    registers,
-  });
+  return (surface) => rejections.inc({ surface });
+}
 
+/** The gauges whose values are read from `samplers` when `/metrics` is scraped. */
+function registerSampledGauges(registry: Registry, samplers: MetricSamplers): void {
+  const queue = boundedLabel();
   new Gauge({
     name: 'vigil_active_subscriptions',
     help: 'Open now, by transport: graphql-ws operations, SSE and multipart streams, /ws price subscriptions, MCP resource subscriptions',
     labelNames: ['transport'],
-    registers,
+    registers: [registry],
     collect() {
       const counts = samplers.subscriptions?.();
       this.reset();
@@ -133,42 +138,10 @@ export function createMetrics(): Metrics {
     },
   });
   new Gauge({
-    name: 'vigil_price_hub_feeds',
-    help: 'Upstream price feeds the price hub holds (one per subscribed instrument, shared by every subscriber)',
-    registers,
-    collect() {
-      const stats = samplers.priceHub?.();
-      if (stats) this.set(stats.feeds);
-    },
-  });
-  new Gauge({
-    name: 'vigil_price_hub_subscribers',
-    help: 'Subscribers of the price hub over all feeds',
-    registers,
-    collect() {
-      const stats = samplers.priceHub?.();
-      if (stats) this.set(stats.subscribers);
-    },
-  });
-  new Gauge({
-    name: 'vigil_market_data_provider_circuit_state',
-    help: "Circuit breaker of each provider's HTTP client: 1 for the current state (closed, half_open, open), else 0",
-    labelNames: ['provider', 'state'],
-    registers,
-    collect() {
-      this.reset();
-      for (const circuit of samplers.circuits?.() ?? []) {
-        for (const state of CIRCUIT_STATES) {
-          this.set({ provider: provider(circuit.provider), state }, state === circuit.state ? 1 : 0);
-        }
-      }
-    },
-  });
-  new Gauge({
     name: 'vigil_job_queue_depth',
     help: 'Jobs waiting to run (created or retrying), by queue; left out when the database does not answer within 1 s',
     labelNames: ['queue'],
-    registers,
+    registers: [registry],
     async collect() {
       this.reset();
       const sample = samplers.queueDepths;
@@ -177,57 +150,32 @@ export function createMetrics(): Metrics {
       for (const [name, depth] of depths ?? []) this.set({ queue: queue(name) }, depth);
     },
   });
+}
 
+/** HTTP requests (counted and timed by route template) and the WebSocket connections open. */
+function connectionMetrics(
+  registry: Registry,
+): Pick<Metrics, 'httpRequests' | 'httpDuration' | 'wsConnections'> {
   return {
-    registry,
-    samplers,
     httpRequests: new Counter({
       name: 'vigil_http_requests_total',
       help: 'HTTP requests by method, route template and status code',
       labelNames: ['method', 'route', 'status'],
-      registers,
+      registers: [registry],
     }),
     httpDuration: new Histogram({
       name: 'vigil_http_request_duration_seconds',
       help: 'HTTP request latency by method, route template and status code',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
+      registers: [registry],
     }),
     wsConnections: new Gauge({
       name: 'vigil_websocket_connections',
       help: 'Open WebSocket connections by route template',
       labelNames: ['route'],
-      registers,
+      registers: [registry],
     }),
-    graphql: {
-      operation: (type, name) => graphqlOperations.inc({ type, field: field(name) }),
-      error: (value) => graphqlErrors.inc({ code: code(value) }),
-    },
-    marketData: {
-      providerCall(id, outcome, seconds) {
-        const label = provider(id);
-        providerCalls.inc({ provider: label, outcome: kind(outcome) });
-        providerDuration.observe({ provider: label }, seconds);
-      },
-      cacheLookup: (name, hit) => cacheRequests.inc({ kind: kind(name), result: hit ? 'hit' : 'miss' }),
-    },
-    rateLimited: (surface) => rateLimitRejections.inc({ surface }),
-  };
-}
-
-/**
- * A label whose values come from code but could in principle grow (error codes, provider ids, root
- * fields): the first MAX_LABEL_VALUES distinct values are kept, later ones become `other`, so no
- * input can make the series count grow without bound.
- */
-function boundedLabel(max = MAX_LABEL_VALUES): (value: string) => string {
-  const seen = new Set<string>();
-  return (value) => {
-    if (seen.has(value)) return value;
-    if (seen.size >= max) return 'other';
-    seen.add(value);
-    return value;
   };
 }
 
