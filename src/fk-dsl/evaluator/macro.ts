@@ -57,20 +57,54 @@ export async function evaluateMacro(
   const target = resolveAsset(statement.target);
   const indicators = statement.indicators.map(resolveAsset);
   const window = toWindow(statement.window ?? undefined, DEFAULT_MACRO_WINDOW, target.assetClass);
-  const seriesOf = (i: Instrument): Bar[] => {
-    const d = data.get(i).daily;
-    if (!d?.ok)
-      throw new FkDslQueryError(
-        `no history for ${i.symbol}: ${d && !d.ok ? d.error.message : 'not loaded'}`,
-        { symbol: i.symbol },
-      );
-    if (d.value.length < 3)
-      throw new FkDslQueryError(`${i.symbol} has only ${d.value.length} observations in ${window.text}`);
-    return d.value;
+  const frame = alignedChanges(target, indicators, data, window.text);
+  const names = indicators.map((i) => i.symbol);
+  return {
+    analysis: statement.analysis,
+    target: target.symbol,
+    indicators: names,
+    window: window.text,
+    frequency: frequencyName(frame.spacing),
+    observations: frame.y.length,
+    from: frame.times.length ? new Date(frame.times[0]!).toISOString() : null,
+    to: frame.times.length ? new Date(frame.times.at(-1)!).toISOString() : null,
+    transforms: Object.fromEntries([
+      [target.symbol, 'log change'],
+      ...indicators.map((i) => [i.symbol, changeKind(i) === 'diff' ? 'difference' : 'log change']),
+    ]),
+    result: analyse(statement, target.symbol, names, frame),
+    conventions:
+      'Aligned on the dates of the least frequent series (last known value of the others on each date); ' +
+      'returns in log changes, rates in first differences; OLS by QR with two-sided t tests; Granger F test ' +
+      `(lags ${statement.lags ?? `chosen by AIC up to ${MAX_AUTO_LAGS}`}); impact = coefficient x one sd of the indicator change, in percent.`,
   };
-  const all = [target, ...indicators].map((i) => ({ instrument: i, bars: seriesOf(i) }));
+}
+
+/** The target's and the indicators' changes on common dates (see alignedChanges). */
+interface ChangeFrame {
+  /** The target's log changes. */
+  readonly y: ReturnType<typeof changes>;
+  /** Each indicator's changes (log, or differences for rates), in the statement's order. */
+  readonly xs: ReturnType<typeof changes>[];
+  readonly times: readonly number[];
+  /** Median days between the anchor's observations. */
+  readonly spacing: number;
+}
+
+const changeKind = (i: Instrument) => (RATE_SERIES.has(i.symbol) ? 'diff' : 'log') as 'diff' | 'log';
+
+/**
+ * The series aligned on the dates of the least frequent one (its dates are when new information
+ * arrives for all), from the latest first date on, as changes; at least 8 observations.
+ */
+function alignedChanges(
+  target: Instrument,
+  indicators: readonly Instrument[],
+  data: QueryData,
+  windowText: string,
+): ChangeFrame {
+  const all = [target, ...indicators].map((i) => ({ instrument: i, bars: historyOf(i, data, windowText) }));
   const start = Math.max(...all.map((s) => s.bars[0]!.time.getTime()));
-  // Anchor on the least frequent series: its dates are when new information arrives for all.
   const anchor = all.reduce((a, b) =>
     medianSpacingDays(b.bars.map((x) => x.time.getTime())) >
     medianSpacingDays(a.bars.map((x) => x.time.getTime()))
@@ -82,24 +116,41 @@ export async function evaluateMacro(
     all.map((s) => ({ times: s.bars.map((b) => b.time.getTime()), values: s.bars.map((b) => b.close) })),
     anchor.bars.map((b) => b.time.getTime()).filter((t) => t >= start),
   );
-  const kind = (i: Instrument) => (RATE_SERIES.has(i.symbol) ? 'diff' : 'log') as 'diff' | 'log';
   const y = changes(aligned.values[0]!, 'log');
-  const xs = indicators.map((ind, k) => changes(aligned.values[k + 1]!, kind(ind)));
-  const names = indicators.map((i) => i.symbol);
+  const xs = indicators.map((ind, k) => changes(aligned.values[k + 1]!, changeKind(ind)));
   if (y.length < 8) {
     throw new FkDslQueryError(
-      `MACRO needs at least 8 aligned observations; ${window.text} of ${anchor.instrument.symbol} (${frequencyName(spacing)}) gives ${y.length} — widen WINDOW`,
+      `MACRO needs at least 8 aligned observations; ${windowText} of ${anchor.instrument.symbol} (${frequencyName(spacing)}) gives ${y.length} — widen WINDOW`,
       { observations: y.length },
     );
   }
+  return { y, xs, times: aligned.times, spacing };
+}
 
-  let result: unknown;
+function historyOf(i: Instrument, data: QueryData, windowText: string): Bar[] {
+  const d = data.get(i).daily;
+  if (!d?.ok)
+    throw new FkDslQueryError(`no history for ${i.symbol}: ${d && !d.ok ? d.error.message : 'not loaded'}`, {
+      symbol: i.symbol,
+    });
+  if (d.value.length < 3)
+    throw new FkDslQueryError(`${i.symbol} has only ${d.value.length} observations in ${windowText}`);
+  return d.value;
+}
+
+/** The statement's analysis of the target's changes on the indicators'. */
+function analyse(
+  statement: MacroStatement,
+  targetSymbol: string,
+  names: string[],
+  frame: ChangeFrame,
+): unknown {
+  const { y, xs } = frame;
   switch (statement.analysis) {
     case 'regression':
-      result = ols(y, xs, { names });
-      break;
+      return ols(y, xs, { names });
     case 'correlation':
-      result = Object.fromEntries(
+      return Object.fromEntries(
         names.map((name, k) => {
           const r = pearson(y, xs[k]!);
           return [
@@ -108,18 +159,16 @@ export async function evaluateMacro(
           ];
         }),
       );
-      break;
     case 'impact':
       // A one-standard-deviation move of each indicator (others held fixed), in percent of the target.
-      result = impacts(ols(y, xs, { names }), xs).map((x) => ({
+      return impacts(ols(y, xs, { names }), xs).map((x) => ({
         ...x,
         impactPercent: x.impact * 100,
         impactStandardErrorPercent: x.impactStandardError * 100,
         meanTargetReturnPercent: mean(y) * 100,
       }));
-      break;
     case 'causality':
-      result = names.map((name, k) => {
+      return names.map((name, k) => {
         const forward =
           statement.lags !== null
             ? grangerCausality(xs[k]!, y, statement.lags)
@@ -127,31 +176,11 @@ export async function evaluateMacro(
         const reverse = grangerCausality(y, xs[k]!, forward.lags);
         return {
           indicator: name,
-          [`${name} -> ${target.symbol}`]: forward,
-          [`${target.symbol} -> ${name}`]: reverse,
+          [`${name} -> ${targetSymbol}`]: forward,
+          [`${targetSymbol} -> ${name}`]: reverse,
         };
       });
-      break;
   }
-  return {
-    analysis: statement.analysis,
-    target: target.symbol,
-    indicators: names,
-    window: window.text,
-    frequency: frequencyName(spacing),
-    observations: y.length,
-    from: aligned.times.length ? new Date(aligned.times[0]!).toISOString() : null,
-    to: aligned.times.length ? new Date(aligned.times.at(-1)!).toISOString() : null,
-    transforms: Object.fromEntries([
-      [target.symbol, 'log change'],
-      ...indicators.map((i) => [i.symbol, kind(i) === 'diff' ? 'difference' : 'log change']),
-    ]),
-    result,
-    conventions:
-      'Aligned on the dates of the least frequent series (last known value of the others on each date); ' +
-      'returns in log changes, rates in first differences; OLS by QR with two-sided t tests; Granger F test ' +
-      `(lags ${statement.lags ?? `chosen by AIC up to ${MAX_AUTO_LAGS}`}); impact = coefficient x one sd of the indicator change, in percent.`,
-  };
 }
 
 function frequencyName(days: number): string {

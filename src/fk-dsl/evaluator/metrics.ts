@@ -143,118 +143,135 @@ interface Computed {
 }
 
 function compute(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
-  const d = data.get(instrument);
-  switch (call.name) {
-    case 'PRICE': {
-      const q = loaded(d.quote, 'quote');
-      return { value: q.price, asOf: q.asOf };
-    }
-    case 'CHANGE': {
-      const q = loaded(d.quote, 'quote');
-      return { value: q.changePercent, asOf: q.asOf };
-    }
-    case 'MARKETCAP': {
-      const p = loaded(d.profile, 'profile');
-      return { value: p.marketCap, asOf: p.asOf };
-    }
-    case 'PE': {
-      const p = loaded(d.profile, 'profile');
-      return { value: p.peRatio, asOf: p.asOf };
-    }
-    case 'VOLUME': {
-      if (!windowArg(call)) {
-        const q = loaded(d.quote, 'quote');
-        return { value: q.volume, asOf: q.asOf };
-      }
-      const { window, bars } = series(call, instrument, data, 0);
-      const volumes = bars.map((b) => b.volume).filter((v): v is number => v !== null);
-      return {
-        value: volumes.length ? volumes.reduce((s, v) => s + v, 0) : null,
-        asOf: lastTime(bars),
-        window,
-        barsUsed: bars.length,
-      };
-    }
-    case 'AVG_VOLUME': {
-      const { window, bars } = series(call, instrument, data, 0);
-      const volumes = bars.map((b) => b.volume).filter((v): v is number => v !== null);
-      return {
-        value: volumes.length ? mean(volumes) : null,
-        asOf: lastTime(bars),
-        window,
-        barsUsed: bars.length,
-      };
-    }
-    case 'PRICE_CHANGE':
-    case 'MOMENTUM': {
-      const { window, bars } = series(call, instrument, data, 1);
-      requireBars(bars, window.bars + 1, label(call));
-      return {
-        value: (bars.at(-1)!.close / bars[0]!.close - 1) * 100,
-        asOf: lastTime(bars),
-        window,
-        barsUsed: bars.length,
-      };
-    }
-    case 'VOLATILITY': {
-      const { window, bars } = series(call, instrument, data, 1);
-      requireBars(bars, 3, label(call));
-      const year = periodsPerYear(instrument.assetClass, window.interval === '1h' ? 'hourly' : 'daily');
-      return {
-        value: annualizedVolatility(closes(bars), year) * 100,
-        asOf: lastTime(bars),
-        window,
-        barsUsed: bars.length,
-      };
-    }
-    case 'DRAWDOWN': {
-      const { window, bars } = series(call, instrument, data, 1);
-      return { value: maxDrawdown(closes(bars)) * 100, asOf: lastTime(bars), window, barsUsed: bars.length };
-    }
-    case 'SHARPE': {
-      const { window, bars } = series(call, instrument, data, 1);
-      requireBars(bars, 3, label(call));
-      return {
-        value: sharpe(
-          closes(bars),
-          periodsPerYear(instrument.assetClass, window.interval === '1h' ? 'hourly' : 'daily'),
-        ),
-        asOf: lastTime(bars),
-        window,
-        barsUsed: bars.length,
-      };
-    }
-    case 'CORRELATE': {
-      const { window, bars } = series(call, instrument, data, 1);
-      const value: Record<string, number | null> = {};
-      for (const asset of assetArgs(call)) {
-        const other = resolveAsset(asset);
-        const pair = alignedLogReturns(bars, seriesOf(other, window, data, 1));
-        value[other.symbol] = pair.a.length >= 3 ? pearson(pair.a, pair.b) : null;
-      }
-      return { value, asOf: lastTime(bars), window, barsUsed: bars.length };
-    }
-    case 'BETA': {
-      const { window, bars } = series(call, instrument, data, 1);
-      const bench = benchmarkOf(call, instrument);
-      const pair = alignedLogReturns(bars, seriesOf(bench, window, data, 1));
-      requireBars(pair.a, 3, `${label(call)} (returns on common dates with ${bench.symbol})`);
-      return { value: beta(pair.a, pair.b), asOf: lastTime(bars), window, barsUsed: bars.length };
-    }
-    case 'TECHNICAL': {
-      const value: Record<string, MetricValue> = {};
-      let asOf: Date | null = null;
-      for (const arg of call.args) {
-        if (arg.kind !== 'metric') continue;
-        const inner = compute(arg, instrument, data);
-        value[printMetric(arg)] = inner.value;
-        asOf = inner.asOf ?? asOf;
-      }
-      return { value, asOf };
-    }
-    default:
-      return technical(call, instrument, data);
+  const computer = Object.hasOwn(COMPUTERS, call.name) ? COMPUTERS[call.name]! : technical;
+  return computer(call, instrument, data);
+}
+
+type Computer = (call: MetricCall, instrument: Instrument, data: QueryData) => Computed;
+
+/** How each metric is computed from the loaded data; the indicators (RSI, SMA(n), ...) by `technical`. */
+const COMPUTERS: Readonly<Record<string, Computer>> = {
+  PRICE: (_call, instrument, data) => fromQuote(instrument, data, (q) => q.price),
+  CHANGE: (_call, instrument, data) => fromQuote(instrument, data, (q) => q.changePercent),
+  MARKETCAP: (_call, instrument, data) => fromProfile(instrument, data, (p) => p.marketCap),
+  PE: (_call, instrument, data) => fromProfile(instrument, data, (p) => p.peRatio),
+  VOLUME: (call, instrument, data) =>
+    windowArg(call)
+      ? volumes(call, instrument, data, (values) => values.reduce((s, v) => s + v, 0))
+      : fromQuote(instrument, data, (q) => q.volume),
+  AVG_VOLUME: (call, instrument, data) => volumes(call, instrument, data, mean),
+  PRICE_CHANGE: priceChange,
+  MOMENTUM: priceChange,
+  VOLATILITY: (call, instrument, data) =>
+    fromReturns(call, instrument, data, (bars, year) => annualizedVolatility(closes(bars), year) * 100),
+  DRAWDOWN: (call, instrument, data) => {
+    const { window, bars } = series(call, instrument, data, 1);
+    return { value: maxDrawdown(closes(bars)) * 100, asOf: lastTime(bars), window, barsUsed: bars.length };
+  },
+  SHARPE: (call, instrument, data) =>
+    fromReturns(call, instrument, data, (bars, year) => sharpe(closes(bars), year)),
+  CORRELATE: correlate,
+  BETA: betaOf,
+  TECHNICAL: technicalGroup,
+};
+
+function fromQuote(
+  instrument: Instrument,
+  data: QueryData,
+  pick: (quote: ReturnType<typeof loadedQuote>) => MetricValue,
+): Computed {
+  const q = loadedQuote(instrument, data);
+  return { value: pick(q), asOf: q.asOf };
+}
+
+function loadedQuote(instrument: Instrument, data: QueryData) {
+  return loaded(data.get(instrument).quote, 'quote');
+}
+
+function fromProfile(
+  instrument: Instrument,
+  data: QueryData,
+  pick: (profile: ReturnType<typeof loadedProfile>) => MetricValue,
+): Computed {
+  const p = loadedProfile(instrument, data);
+  return { value: pick(p), asOf: p.asOf };
+}
+
+function loadedProfile(instrument: Instrument, data: QueryData) {
+  return loaded(data.get(instrument).profile, 'profile');
+}
+
+/** A sum or an average of the window's volumes (null when no bar has one). */
+function volumes(
+  call: MetricCall,
+  instrument: Instrument,
+  data: QueryData,
+  combine: (values: number[]) => number,
+): Computed {
+  const { window, bars } = series(call, instrument, data, 0);
+  const values = bars.map((b) => b.volume).filter((v): v is number => v !== null);
+  return {
+    value: values.length ? combine(values) : null,
+    asOf: lastTime(bars),
+    window,
+    barsUsed: bars.length,
+  };
+}
+
+function priceChange(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
+  const { window, bars } = series(call, instrument, data, 1);
+  requireBars(bars, window.bars + 1, label(call));
+  return {
+    value: (bars.at(-1)!.close / bars[0]!.close - 1) * 100,
+    asOf: lastTime(bars),
+    window,
+    barsUsed: bars.length,
+  };
+}
+
+/** A statistic of the window's returns, annualized with the instrument's periods per year. */
+function fromReturns(
+  call: MetricCall,
+  instrument: Instrument,
+  data: QueryData,
+  statistic: (bars: ReturnType<typeof series>['bars'], periodsPerYear: number) => number,
+): Computed {
+  const { window, bars } = series(call, instrument, data, 1);
+  requireBars(bars, 3, label(call));
+  const year = periodsPerYear(instrument.assetClass, window.interval === '1h' ? 'hourly' : 'daily');
+  return { value: statistic(bars, year), asOf: lastTime(bars), window, barsUsed: bars.length };
+}
+
+function correlate(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
+  const { window, bars } = series(call, instrument, data, 1);
+  const value: Record<string, number | null> = {};
+  for (const asset of assetArgs(call)) {
+    const other = resolveAsset(asset);
+    const pair = alignedLogReturns(bars, seriesOf(other, window, data, 1));
+    value[other.symbol] = pair.a.length >= 3 ? pearson(pair.a, pair.b) : null;
   }
+  return { value, asOf: lastTime(bars), window, barsUsed: bars.length };
+}
+
+function betaOf(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
+  const { window, bars } = series(call, instrument, data, 1);
+  const bench = benchmarkOf(call, instrument);
+  const pair = alignedLogReturns(bars, seriesOf(bench, window, data, 1));
+  requireBars(pair.a, 3, `${label(call)} (returns on common dates with ${bench.symbol})`);
+  return { value: beta(pair.a, pair.b), asOf: lastTime(bars), window, barsUsed: bars.length };
+}
+
+/** TECHNICAL(RSI, MACD, ...): each indicator's value by its printed name, as of the latest. */
+function technicalGroup(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
+  const value: Record<string, MetricValue> = {};
+  let asOf: Date | null = null;
+  for (const arg of call.args) {
+    if (arg.kind !== 'metric') continue;
+    const inner = compute(arg, instrument, data);
+    value[printMetric(arg)] = inner.value;
+    asOf = inner.asOf ?? asOf;
+  }
+  return { value, asOf };
 }
 
 function technical(call: MetricCall, instrument: Instrument, data: QueryData): Computed {
