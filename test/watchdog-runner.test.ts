@@ -6,15 +6,18 @@ import { runMigrations } from '../src/platform/db/migrate.ts';
 import { Jobs } from '../src/platform/jobs/jobs.ts';
 import { tablesOf } from '../src/platform/module.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
+import type { Finding } from '../src/watchdogs/detectors/finding.ts';
 import { DEFAULT_REARM_SETTINGS } from '../src/watchdogs/detectors/rearm.ts';
-import { type Finding, WATCHDOG_NAMES, type WatchdogName } from '../src/watchdogs/detectors/types.ts';
 import { WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
 import type { WatchdogEvent } from '../src/watchdogs/events.repository.ts';
-import { slotJobId, WatchdogRunner } from '../src/watchdogs/runner.ts';
+import { type EventType, WATCHDOG_NAMES, type WatchdogName } from '../src/watchdogs/registry.ts';
+import { type RunnableWatchdog, slotJobId, WatchdogRunner } from '../src/watchdogs/runner.ts';
 import { WatchdogService } from '../src/watchdogs/watchdog.service.ts';
-import type { CheckOutcome, WatchdogDefinition } from '../src/watchdogs/watchdog.ts';
+import type { CheckOutcome as AnyOutcome } from '../src/watchdogs/watchdog.ts';
 import { createTestDatabase, drivers, serverUrl, type TestDatabase } from './support/databases.ts';
 import { ManualClock } from './support/manual-clock.ts';
+
+type CheckOutcome = AnyOutcome<Finding<unknown, EventType>>;
 
 const logger = createLogger('silent');
 const MINUTE = 60_000;
@@ -31,7 +34,7 @@ async function open(database: TestDatabase): Promise<DatabaseHandle> {
   return handle;
 }
 
-const finding = (symbol: string, severity: Finding['severity'] = 'high'): Finding<unknown> => ({
+const finding = (symbol: string, severity: Finding['severity'] = 'high'): Finding<unknown, EventType> => ({
   eventType: 'price_anomaly',
   severity,
   symbol,
@@ -44,7 +47,7 @@ const finding = (symbol: string, severity: Finding['severity'] = 'high'): Findin
 function scripted(intervalMs = MINUTE) {
   const next = new Map<WatchdogName, () => Promise<CheckOutcome>>();
   const calls = new Map<WatchdogName, number>();
-  const definitions: WatchdogDefinition[] = WATCHDOG_NAMES.map((name) => ({
+  const definitions: RunnableWatchdog[] = WATCHDOG_NAMES.map((name) => ({
     name,
     description: `the ${name} watchdog`,
     intervalMs,
@@ -282,7 +285,7 @@ describe.runIf(serverUrl)('two instances on one Postgres database', () => {
           clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
         };
         const bus = new WatchdogEventBus({ database: handle, clock, logger });
-        const definitions: WatchdogDefinition[] = [
+        const definitions: RunnableWatchdog[] = [
           {
             name: 'price_anomaly',
             description: 'x',

@@ -12,7 +12,7 @@ import { runMigrations } from '../src/platform/db/migrate.ts';
 import { tablesOf } from '../src/platform/module.ts';
 import { createLogger } from '../src/platform/observability/logger.ts';
 import { createWatchdogChecks } from '../src/watchdogs/checks/index.ts';
-import { WATCHDOG_EVENT_TYPES, WATCHDOG_NAMES } from '../src/watchdogs/detectors/types.ts';
+import { EVENT_TYPE_INFO, WATCHDOG_EVENT_TYPES, WATCHDOG_NAMES } from '../src/watchdogs/registry.ts';
 import { resolveWatchdogSettings, type WatchdogSettings } from '../src/watchdogs/settings.ts';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
 import { createFakeProvider } from './support/fake-provider.ts';
@@ -84,6 +84,9 @@ describe('watchdog checks on the simulated market', () => {
       ).toBe(true);
       for (const f of outcome.findings) {
         if (f.symbol !== null) expect(outcome.assets?.get(f.symbol)?.symbol, check.name).toBe(f.symbol);
+        // Only the event types and severities its descriptor declares.
+        expect(WATCHDOG_EVENT_TYPES[check.name], check.name).toContain(f.eventType);
+        expect(EVENT_TYPE_INFO[f.eventType].severities, `${check.name} ${f.eventType}`).toContain(f.severity);
       }
     }
   });

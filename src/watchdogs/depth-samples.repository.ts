@@ -1,7 +1,7 @@
 import { and, asc, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../platform/db/database.ts';
 import { watchdogDepthSamples } from './depth-samples.sql.ts';
-import type { DepthSample } from './detectors/liquidity-drop.detector.ts';
+import type { DepthSample } from './kinds/liquidity-drop/detector.ts';
 
 export interface RecordedDepth {
   readonly symbol: string;

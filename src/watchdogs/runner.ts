@@ -22,22 +22,31 @@ import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
 import { defineJob } from '../platform/jobs/job.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
+import type { Finding } from './detectors/finding.ts';
 import { applyCycle, EMPTY_REARM_STATE, type RearmSettings } from './detectors/rearm.ts';
-import { WATCHDOG_NAMES, type WatchdogName } from './detectors/types.ts';
 import type { WatchdogEventBus } from './event-bus.ts';
 import type { EventAsset } from './events.sql.ts';
+import type { EventType, WatchdogName } from './registry.ts';
 import { watchdogStates } from './states.sql.ts';
-import type { CheckOutcome, WatchdogDefinition } from './watchdog.ts';
+import type { CheckOutcome, SubjectAsset, WatchdogDefinition } from './watchdog.ts';
 
 export type WatchdogState = typeof watchdogStates.$inferSelect;
 
-/** One check of one watchdog; `slot` is the interval slot it was proposed for (-1: run now). */
-export const checkJob = defineJob({
-  name: 'watchdogs.check',
-  schema: z.object({ name: z.enum(WATCHDOG_NAMES), slot: z.number().int(), intervalMs: z.number().int() }),
-  // A failed check is a result (counted in the health), not a job to retry: the next slot comes.
-  options: { retryLimit: 0, expireInSeconds: 15 * 60 },
-});
+/** A watchdog as the runner runs it (see createWatchdogChecks). */
+export type RunnableWatchdog = WatchdogDefinition<WatchdogName, Finding<unknown, EventType>>;
+
+/**
+ * One check of one of `names`; `slot` is the interval slot it was proposed for (-1: run now). A
+ * job naming a watchdog this instance does not define (another version's) fails its validation.
+ */
+export function checkJobOf(names: readonly [WatchdogName, ...WatchdogName[]]) {
+  return defineJob({
+    name: 'watchdogs.check',
+    schema: z.object({ name: z.enum(names), slot: z.number().int(), intervalMs: z.number().int() }),
+    // A failed check is a result (counted in the health), not a job to retry: the next slot comes.
+    options: { retryLimit: 0, expireInSeconds: 15 * 60 },
+  });
+}
 
 /** Longest a check may take, whatever its interval (the rest of the interval is the usual bound). */
 const MAX_CHECK_MS = 120_000;
@@ -55,7 +64,8 @@ export interface WatchdogRunnerOptions {
   readonly bus: WatchdogEventBus;
   readonly clock: Scheduler;
   readonly logger: Logger;
-  readonly definitions: readonly WatchdogDefinition[];
+  /** In the order the health lists them. */
+  readonly definitions: readonly RunnableWatchdog[];
   readonly rearm: RearmSettings;
   /** Whether this instance proposes slots and runs checks (others only read the shared state). */
   readonly run: boolean;
@@ -65,8 +75,11 @@ export interface WatchdogRunnerOptions {
 }
 
 export class WatchdogRunner {
+  /** The watchdogs it runs, in the order of its definitions. */
+  readonly names: readonly WatchdogName[];
   readonly #o: WatchdogRunnerOptions;
-  readonly #definitions: ReadonlyMap<WatchdogName, WatchdogDefinition>;
+  readonly #definitions: ReadonlyMap<WatchdogName, RunnableWatchdog>;
+  readonly #checkJob: ReturnType<typeof checkJobOf>;
   readonly #timers = new Map<WatchdogName, TimerHandle>();
   readonly #running = new Set<AbortController>();
   #stopped = false;
@@ -74,9 +87,13 @@ export class WatchdogRunner {
   constructor(options: WatchdogRunnerOptions) {
     this.#o = options;
     this.#definitions = new Map(options.definitions.map((d) => [d.name, d]));
+    const [first, ...rest] = options.definitions.map((d) => d.name);
+    if (first === undefined) throw new Error('a watchdog runner needs at least one definition');
+    this.names = [first, ...rest];
+    this.#checkJob = checkJobOf([first, ...rest]);
   }
 
-  definition(name: WatchdogName): WatchdogDefinition {
+  definition(name: WatchdogName): RunnableWatchdog {
     const found = this.#definitions.get(name);
     if (!found) throw new Error(`no definition for watchdog ${name}`);
     return found;
@@ -87,15 +104,15 @@ export class WatchdogRunner {
     const now = this.#o.clock.now();
     await this.#o.database.db
       .insert(watchdogStates)
-      .values(WATCHDOG_NAMES.map((name) => ({ name, since: now, rearm: EMPTY_REARM_STATE })))
+      .values(this.names.map((name) => ({ name, since: now, rearm: EMPTY_REARM_STATE })))
       .onConflictDoNothing();
   }
 
   async start(): Promise<void> {
     await this.ensureStates();
-    await this.#o.jobs.ensureQueue(checkJob);
+    await this.#o.jobs.ensureQueue(this.#checkJob);
     if (!this.#o.run) return;
-    await this.#o.jobs.work(checkJob, (data) => this.runCheck(data.name, data.slot, data.intervalMs), {
+    await this.#o.jobs.work(this.#checkJob, (data) => this.runCheck(data.name, data.slot, data.intervalMs), {
       concurrency: this.#o.concurrency ?? 4,
       pollingIntervalSeconds: 1,
     });
@@ -113,17 +130,17 @@ export class WatchdogRunner {
   /** Asks for a check now (a restart), outside the slot schedule. */
   async runSoon(name: WatchdogName): Promise<void> {
     const { intervalMs } = this.definition(name);
-    await this.#o.jobs.send(checkJob, { name, slot: -1, intervalMs });
+    await this.#o.jobs.send(this.#checkJob, { name, slot: -1, intervalMs });
   }
 
   /** Proposes the current slot now, then at every slot start. */
-  #propose(definition: WatchdogDefinition): void {
+  #propose(definition: RunnableWatchdog): void {
     if (this.#stopped) return;
     const { name, intervalMs } = definition;
     const nowMs = this.#o.clock.now().getTime();
     const slot = Math.floor(nowMs / intervalMs);
     this.#o.jobs
-      .send(checkJob, { name, slot, intervalMs }, { id: slotJobId(name, intervalMs, slot) })
+      .send(this.#checkJob, { name, slot, intervalMs }, { id: slotJobId(name, intervalMs, slot) })
       .catch((error: unknown) => {
         if (!this.#stopped) this.#o.logger.warn({ err: error, watchdog: name }, 'could not propose a check');
       });
@@ -158,7 +175,7 @@ export class WatchdogRunner {
       timeout,
     );
     this.#running.add(controller);
-    let outcome: CheckOutcome | undefined;
+    let outcome: CheckOutcome<Finding<unknown, EventType>> | undefined;
     let failure: string | undefined;
     try {
       outcome = await definition.check({ now: started, signal: controller.signal });
@@ -200,7 +217,7 @@ export class WatchdogRunner {
     started: Date,
     finished: Date,
     ms: number,
-    outcome: CheckOutcome | undefined,
+    outcome: CheckOutcome<Finding<unknown, EventType>> | undefined,
     failure: string | undefined,
   ): Promise<'ok' | 'degraded' | 'failed' | 'skipped'> {
     const emitted: string[] = [];
@@ -277,7 +294,7 @@ function truncate(text: string): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
 }
 
-function assetOf(symbol: string, assets: ReadonlyMap<string, EventAsset> | undefined): EventAsset {
+function assetOf(symbol: string, assets: ReadonlyMap<string, SubjectAsset> | undefined): EventAsset {
   const known = assets?.get(symbol);
   if (known) return known;
   try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../config.ts';
+import { WATCHDOG_NAMES } from './registry.ts';
 import { DEFAULT_DETECTOR_SETTINGS, resolveWatchdogSettings } from './settings.ts';
 
 const resolve = (env: Record<string, string>) => resolveWatchdogSettings(parseConfig(env).watchdogs);
@@ -9,6 +10,7 @@ describe('resolveWatchdogSettings', () => {
     const s = resolve({});
     expect(Object.values(s.intervalsMs)).toEqual(Array(8).fill(60_000));
     expect(s.detectors).toEqual(DEFAULT_DETECTOR_SETTINGS);
+    expect(s.watchdogs.map((w) => w.name)).toEqual([...WATCHDOG_NAMES]);
     expect(s.symbols).toContain('AAPL');
     expect(s.symbols).toContain('BTC/USDT');
     expect(s.timescale).toBe('daily');
@@ -57,7 +59,62 @@ describe('resolveWatchdogSettings', () => {
     expect(problems).toMatch(/WATCHDOG_INTERVALS: price_anomaly must be whole seconds from 5 to 86400/);
     expect(problems).toMatch(/WATCHDOG_THRESHOLDS: nope is not a watchdog/);
     expect(problems).toMatch(/WATCHDOG_THRESHOLDS.price_anomaly.highMov: unknown/);
-    expect(problems).toMatch(/WATCHDOG_THRESHOLDS.price_anomaly.criticalMove: must be a non-negative number/);
+    expect(problems).toMatch(/WATCHDOG_THRESHOLDS.price_anomaly.criticalMove: must be a number above 0/);
+  });
+
+  it('refuses thresholds that cannot work, naming the watchdog and the key', () => {
+    const problems = (thresholds: object) => {
+      try {
+        resolve({ WATCHDOG_THRESHOLDS: JSON.stringify(thresholds) });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ price_anomaly: { criticalMove: 0.04 } })).toEqual([
+      'WATCHDOG_THRESHOLDS.price_anomaly.criticalMove: must be above highMove (0.05)',
+    ]);
+    expect(problems({ price_anomaly: { highMove: 0.2 } })).toEqual([
+      'WATCHDOG_THRESHOLDS.price_anomaly.highMove: must be below criticalMove (0.1)',
+    ]);
+    expect(
+      problems({
+        price_anomaly: { windowMs: 0, flashCrashDrop: 1 },
+        liquidity_drop: { criticalRatio: 0.6 },
+        unusual_volume: { highRatio: 0.8, minBaselineDays: 40 },
+        correlation_breakdown: { longWindowMs: 86_400_000 },
+        whale_movement: { highUsd: 500_000 },
+        funding_rate: { highRatePer8h: '0.1%' },
+        exchange_outage: { slowMs: -1 },
+        earnings_anomaly: { mediumSurprise: 0.3 },
+      }),
+    ).toEqual([
+      'WATCHDOG_THRESHOLDS.earnings_anomaly.mediumSurprise: must be below highSurprise (0.2)',
+      'WATCHDOG_THRESHOLDS.unusual_volume.highRatio: must be a number above 1',
+      'WATCHDOG_THRESHOLDS.unusual_volume.minBaselineDays: must be at most averageDays (30)',
+      'WATCHDOG_THRESHOLDS.whale_movement.highUsd: must be above minUsd (1000000)',
+      'WATCHDOG_THRESHOLDS.funding_rate.highRatePer8h: must be a number above 0',
+      'WATCHDOG_THRESHOLDS.liquidity_drop.criticalRatio: must be below highRatio (0.5)',
+      'WATCHDOG_THRESHOLDS.correlation_breakdown.longWindowMs: must be above shortWindowMs (604800000)',
+      'WATCHDOG_THRESHOLDS.exchange_outage.slowMs: must be a whole number of milliseconds above 0',
+      'WATCHDOG_THRESHOLDS.price_anomaly.flashCrashDrop: must be a fraction above 0 and below 1',
+      'WATCHDOG_THRESHOLDS.price_anomaly.windowMs: must be a whole number of milliseconds above 0',
+    ]);
+  });
+
+  it('checks the demo replacements with the operator values over them', () => {
+    // The demo long window is 6 hours: a 1-hour short window fits it, a 7-hour one does not.
+    const demo = (thresholds: object) =>
+      resolve({ SIMULATED_ACTIVITY: 'demo', WATCHDOG_THRESHOLDS: JSON.stringify(thresholds) });
+    expect(
+      demo({ correlation_breakdown: { shortWindowMs: 3_600_000 } }).detectors.correlation_breakdown,
+    ).toMatchObject({
+      shortWindowMs: 3_600_000,
+      longWindowMs: 6 * 3_600_000,
+    });
+    expect(() => demo({ correlation_breakdown: { shortWindowMs: 7 * 3_600_000 } })).toThrow(
+      'WATCHDOG_THRESHOLDS.correlation_breakdown.shortWindowMs: must be below longWindowMs (21600000)',
+    );
   });
 
   it('refuses thresholds that are not a JSON object', () => {

@@ -1,30 +1,25 @@
 import { builder } from '../builder.ts';
 import { pushSource } from '../platform/graphql/direct-delivery.ts';
-import { enumValues } from '../platform/graphql/enum-values.ts';
+import { enumName, enumValues } from '../platform/graphql/enum-values.ts';
 import { sharedResults } from '../platform/graphql/shared-subscriptions.ts';
-import type { EventType } from './detectors/types.ts';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES, parseEventQuery } from './event-filter.ts';
 import { eventIterator } from './event-iterator.ts';
 import { MAX_REPLAY_EVENTS, parseReplay, ReplayOverlap, replayQuery } from './event-replay.ts';
 import type { EventPage, WatchdogEvent } from './events.repository.ts';
 import type { EventAsset } from './events.sql.ts';
+import { EVENT_TYPE_INFO, type EventType } from './registry.ts';
 import { watchdogsDeps } from './watchdogs.deps.ts';
 import { EventSeverityEnum, WatchdogNameEnum } from './watchdogs.graphql.ts';
 
 /** Watchdog events: the stored history (newest first, with cursors) and the live feed. */
 
-const EVENT_TYPE_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
-  earnings_anomaly: 'Reported earnings far from the estimate (watchdog EARNINGS_ANOMALY).',
-  unusual_volume: 'Volume a multiple of its recent average (watchdog UNUSUAL_VOLUME).',
-  whale_movement: 'A large transfer (watchdog WHALE_MOVEMENT).',
-  funding_spike: 'A perpetual-futures funding rate far from zero (watchdog FUNDING_RATE).',
-  liquidity_drop: 'Order-book depth a fraction of its recent average (watchdog LIQUIDITY_DROP).',
-  correlation_break:
-    'A pair whose short-window correlation left its long-window one (watchdog CORRELATION_BREAKDOWN).',
-  exchange_outage: 'An exchange or provider slow, failing or unreachable (watchdog EXCHANGE_OUTAGE).',
-  price_anomaly: 'A large price move in a short window (watchdog PRICE_ANOMALY).',
-  flash_crash: 'A large, fast drop (watchdog PRICE_ANOMALY).',
-};
+/** From each watchdog's descriptor: what the event reports, and which watchdog emits it. */
+const EVENT_TYPE_DESCRIPTIONS = Object.fromEntries(
+  Object.entries(EVENT_TYPE_INFO).map(([type, info]) => [
+    type,
+    `${info.description} (watchdog ${enumName(info.watchdog)}).`,
+  ]),
+) as Record<EventType, string>;
 
 export const WatchdogEventTypeEnum = builder.enumType('WatchdogEventType', {
   description: 'What a watchdog event reports.',

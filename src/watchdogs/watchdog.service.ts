@@ -3,8 +3,8 @@ import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Logger } from '../platform/observability/logger.ts';
+import { SEVERITIES, type Severity } from './detectors/finding.ts';
 import { EMPTY_REARM_STATE } from './detectors/rearm.ts';
-import { SEVERITIES, type Severity, WATCHDOG_NAMES, type WatchdogName } from './detectors/types.ts';
 import type { WatchdogEventBus, WatchdogEventListener } from './event-bus.ts';
 import {
   type EventFilter,
@@ -24,6 +24,7 @@ import {
 } from './events.repository.ts';
 import { watchdogEvents } from './events.sql.ts';
 import { watchdogStatus } from './health.ts';
+import type { WatchdogName } from './registry.ts';
 import type { WatchdogRunner, WatchdogState } from './runner.ts';
 import { watchdogStates } from './states.sql.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
@@ -57,7 +58,8 @@ const STATS_TTL_MS = 2_000;
  * store and the live feed.
  */
 export class WatchdogService implements WatchdogsApi {
-  readonly names = WATCHDOG_NAMES;
+  /** The runner's watchdogs (the registry's, in its order). */
+  readonly names: readonly WatchdogName[];
   readonly #o: WatchdogServiceOptions;
   #stats:
     | { at: number; value: Promise<Omit<DashboardStats, 'activeSubscriptions' | 'timestamp'>> }
@@ -65,6 +67,7 @@ export class WatchdogService implements WatchdogsApi {
 
   constructor(options: WatchdogServiceOptions) {
     this.#o = options;
+    this.names = options.runner.names;
   }
 
   get listenerCount(): number {
@@ -96,7 +99,7 @@ export class WatchdogService implements WatchdogsApi {
     const rows = await this.#o.database.db.select().from(watchdogStates);
     const byName = new Map(rows.map((r) => [r.name, r]));
     const now = this.#o.clock.now();
-    return WATCHDOG_NAMES.map((name) => this.#health(name, byName.get(name), now));
+    return this.names.map((name) => this.#health(name, byName.get(name), now));
   }
 
   async healthOf(name: string): Promise<WatchdogHealth> {
@@ -216,10 +219,9 @@ export class WatchdogService implements WatchdogsApi {
   }
 
   #known(name: string): WatchdogName {
-    if (!(WATCHDOG_NAMES as readonly string[]).includes(name)) {
-      throw new NotFoundError('watchdog', name);
-    }
-    return name as WatchdogName;
+    const known = this.names.find((n) => n === name);
+    if (known === undefined) throw new NotFoundError('watchdog', name);
+    return known;
   }
 
   #health(name: WatchdogName, row: WatchdogState | undefined, now: Date): WatchdogHealth {

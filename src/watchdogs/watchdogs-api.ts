@@ -65,7 +65,7 @@ export interface DashboardStats {
 
 export interface WatchdogsApi {
   readonly names: readonly WatchdogName[];
-  /** Health of every watchdog, in WATCHDOG_NAMES order. */
+  /** Health of every watchdog, in registry order. */
   health(): Promise<WatchdogHealth[]>;
   /** NotFoundError (code NOT_FOUND, field `name`) for an unknown name. */
   healthOf(name: string): Promise<WatchdogHealth>;

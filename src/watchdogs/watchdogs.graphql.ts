@@ -2,7 +2,8 @@ import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { requiresScope } from '../platform/graphql/scope-guard.ts';
 import { uptimeSeconds } from './dashboard.wire.ts';
-import { SEVERITIES, type Severity, type WatchdogName } from './detectors/types.ts';
+import { SEVERITIES, type Severity } from './detectors/finding.ts';
+import { WATCHDOG_SUMMARIES } from './registry.ts';
 import { watchdogsDeps } from './watchdogs.deps.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogStatus } from './watchdogs-api.ts';
 
@@ -11,20 +12,10 @@ import type { DashboardStats, WatchdogHealth, WatchdogStatus } from './watchdogs
  * operator's switches (enable, disable, restart). Events are in watchdog-events.graphql.ts.
  */
 
-export const WATCHDOG_NAME_DESCRIPTIONS: Readonly<Record<WatchdogName, string>> = {
-  earnings_anomaly: 'Reported against estimated earnings per share (the surprise).',
-  unusual_volume: 'Traded volume against its recent average.',
-  whale_movement: 'Large transfers on chain or to and from exchanges.',
-  funding_rate: 'Perpetual-futures funding rates (spikes either way).',
-  liquidity_drop: 'Order-book depth against its recent average.',
-  correlation_breakdown: 'Short-window against long-window correlation of watched pairs.',
-  exchange_outage: 'Reachability and latency of exchanges and data providers.',
-  price_anomaly: 'Short-window price moves, and flash crashes.',
-};
-
 export const WatchdogNameEnum = builder.enumType('WatchdogName', {
   description: 'A watchdog, by the name the dashboard routes use (`price_anomaly` is PRICE_ANOMALY).',
-  values: enumValues(WATCHDOG_NAME_DESCRIPTIONS),
+  // Each value's description is its descriptor's summary (kinds/*/index.ts).
+  values: enumValues(WATCHDOG_SUMMARIES),
 });
 
 export const SEVERITY_DESCRIPTIONS: Readonly<Record<Severity, string>> = {

@@ -1,23 +1,17 @@
 import { unknownSymbol } from '../../src/market-data/providers/provider-errors.ts';
 import type { Bar, EarningsReport, FundingRate } from '../../src/market-data/types.ts';
-import { detectCorrelationBreakdown } from '../../src/watchdogs/detectors/correlation-breakdown.detector.ts';
-import { detectEarningsAnomaly } from '../../src/watchdogs/detectors/earnings-anomaly.detector.ts';
+import { detectCorrelationBreakdown } from '../../src/watchdogs/kinds/correlation-breakdown/detector.ts';
+import { detectEarningsAnomaly } from '../../src/watchdogs/kinds/earnings-anomaly/detector.ts';
 import {
   detectExchangeOutage,
   type ReachabilityResult,
-} from '../../src/watchdogs/detectors/exchange-outage.detector.ts';
-import { detectFundingRate } from '../../src/watchdogs/detectors/funding-rate.detector.ts';
-import {
-  type DepthSample,
-  detectLiquidityDrop,
-} from '../../src/watchdogs/detectors/liquidity-drop.detector.ts';
-import { detectPriceAnomaly, type PricePoint } from '../../src/watchdogs/detectors/price-anomaly.detector.ts';
-import type { WatchdogName } from '../../src/watchdogs/detectors/types.ts';
-import { detectUnusualVolume } from '../../src/watchdogs/detectors/unusual-volume.detector.ts';
-import {
-  detectWhaleMovement,
-  type LargeMove,
-} from '../../src/watchdogs/detectors/whale-movement.detector.ts';
+} from '../../src/watchdogs/kinds/exchange-outage/detector.ts';
+import { detectFundingRate } from '../../src/watchdogs/kinds/funding-rate/detector.ts';
+import { type DepthSample, detectLiquidityDrop } from '../../src/watchdogs/kinds/liquidity-drop/detector.ts';
+import { detectPriceAnomaly, type PricePoint } from '../../src/watchdogs/kinds/price-anomaly/detector.ts';
+import { detectUnusualVolume } from '../../src/watchdogs/kinds/unusual-volume/detector.ts';
+import { detectWhaleMovement, type LargeMove } from '../../src/watchdogs/kinds/whale-movement/detector.ts';
+import type { WatchdogName } from '../../src/watchdogs/registry.ts';
 import { createFakeProvider, type FakeProvider } from '../support/fake-provider.ts';
 
 /**

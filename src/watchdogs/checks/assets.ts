@@ -5,9 +5,7 @@
 import { marketInfo } from '../../market-data/markets.ts';
 import type { UniverseEntry } from '../../market-data/providers/provider.ts';
 import type { Instrument } from '../../market-data/types.ts';
-import type { EventAsset } from '../events.sql.ts';
-
-export type AssetDescriber = (instrument: Instrument) => EventAsset;
+import type { AssetDescriber, SubjectAsset } from '../watchdog.ts';
 
 /** A describer over a universe listing, indexed once (the listing is read lazily, at first use). */
 export function assetDescriber(universe: () => readonly UniverseEntry[]): AssetDescriber {
@@ -24,7 +22,7 @@ function keyOf(i: Instrument): string {
   return `${listed ? 'equity' : i.assetClass}:${listed ? (i.market ?? 'US') : ''}:${i.symbol}`;
 }
 
-export function describeAsset(instrument: Instrument, entry?: UniverseEntry): EventAsset {
+export function describeAsset(instrument: Instrument, entry?: UniverseEntry): SubjectAsset {
   const listed =
     instrument.assetClass === 'equity' ||
     instrument.assetClass === 'etf' ||
@@ -48,9 +46,9 @@ export function assetsOf(
   describe: AssetDescriber,
   subjects: readonly { readonly symbol: string; readonly instrument: Instrument }[],
   symbols: Iterable<string | null>,
-): Map<string, EventAsset> {
+): Map<string, SubjectAsset> {
   const wanted = new Set(symbols);
-  const out = new Map<string, EventAsset>();
+  const out = new Map<string, SubjectAsset>();
   for (const s of subjects)
     if (wanted.has(s.symbol) && !out.has(s.symbol)) out.set(s.symbol, describe(s.instrument));
   return out;

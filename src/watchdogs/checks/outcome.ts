@@ -1,6 +1,6 @@
-import type { Finding } from '../detectors/types.ts';
-import type { CheckGap, CheckOutcome } from '../watchdog.ts';
-import { type AssetDescriber, assetsOf } from './assets.ts';
+import type { Finding } from '../detectors/finding.ts';
+import type { AssetDescriber, CheckGap, CheckOutcome } from '../watchdog.ts';
+import { assetsOf } from './assets.ts';
 import type { Settled, Subject, Subjects } from './shared.ts';
 
 /** The values fetched for each subject, with the subjects whose fetch failed as gaps. */
@@ -16,12 +16,12 @@ export function split<T>(subjects: readonly Subject[], results: readonly Settled
 }
 
 /** `checked` counts every subject looked for, gaps included: all gaps means the cycle failed. */
-export function outcomeOf(
+export function outcomeOf<F extends Finding>(
   watched: Subjects,
   fetchGaps: readonly CheckGap[],
-  findings: readonly Finding<unknown>[],
+  findings: readonly F[],
   describe: AssetDescriber,
-): CheckOutcome {
+): CheckOutcome<F> {
   return {
     findings,
     checked: watched.subjects.length + watched.gaps.length,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Finding, Severity } from './finding.ts';
 import { applyCycle, DEFAULT_REARM_SETTINGS, EMPTY_REARM_STATE, type RearmState } from './rearm.ts';
-import type { Finding, Severity } from './types.ts';
 
 const f = (
   subject: string,

@@ -15,7 +15,7 @@
  * The state is bounded: beyond `maxEntries` the least recently seen conditions are forgotten (they
  * may then emit again). It is plain JSON data so it can be stored between cycles and instances.
  */
-import { type Finding, type Severity, severityRank } from './types.ts';
+import { type Finding, type Severity, severityRank } from './finding.ts';
 
 export interface RearmSettings {
   /** Consecutive cycles without the condition before it can emit again. */
@@ -49,23 +49,23 @@ export function rearmKey(watchdog: string, finding: Pick<Finding, 'subject' | 'e
   return JSON.stringify([watchdog, finding.subject, finding.eventType]);
 }
 
-export interface RearmResult<D> {
+export interface RearmResult<F extends Finding> {
   readonly state: RearmState;
   /** The findings to turn into events, in input order. */
-  readonly emit: Finding<D>[];
+  readonly emit: F[];
 }
 
 /** Applies one completed cycle of `watchdog` with its findings; returns the next state and what to emit. */
-export function applyCycle<D>(
+export function applyCycle<F extends Finding>(
   state: RearmState,
   watchdog: string,
-  findings: readonly Finding<D>[],
+  findings: readonly F[],
   settings: RearmSettings = DEFAULT_REARM_SETTINGS,
-): RearmResult<D> {
+): RearmResult<F> {
   const sequence = state.sequence + 1;
   const entries = new Map(state.entries.map((e) => [e.key, e]));
   const seen = new Set<string>();
-  const emit: Finding<D>[] = [];
+  const emit: F[] = [];
   for (const f of findings) {
     const key = rearmKey(watchdog, f);
     const prior = entries.get(key);
