@@ -1,5 +1,5 @@
-import { accessModule } from './access/access.module.ts';
 import { alertsModule } from './alerts/alerts.module.ts';
+import { apiKeysModule } from './api-keys/api-keys.module.ts';
 import type { AppDeps } from './deps.ts';
 import { fkDslModule } from './fk-dsl/fk-dsl.module.ts';
 import { marketDataModule } from './market-data/market-data.module.ts';
@@ -14,7 +14,7 @@ import { watchdogsModule } from './watchdogs/watchdogs.module.ts';
  * assembled from this list, in this order.
  */
 export const modules: readonly ModuleDefinition<AppDeps>[] = [
-  accessModule,
+  apiKeysModule,
   serverInfoModule,
   marketDataModule,
   fkDslModule,

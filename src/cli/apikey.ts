@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { API_KEY_COMMANDS, apiKeyCommands, createdKeyOf, keyRecordOf } from '../access/api-key.commands.ts';
-import { checkExpiry, checkName, checkScopes } from '../access/api-key.rules.ts';
-import type { ApiKeyRecord } from '../access/api-key.service.ts';
-import { displayPrefix } from '../access/api-key.ts';
+import { API_KEY_COMMANDS, apiKeyCommands, createdKeyOf, keyRecordOf } from '../api-keys/api-key.commands.ts';
+import { checkExpiry, checkName, checkScopes } from '../api-keys/api-key.rules.ts';
+import type { ApiKeyRecord } from '../api-keys/api-key.service.ts';
+import { displayPrefix } from '../api-keys/api-key.ts';
 import type { Config } from '../config.ts';
 import { loadConfigOrExit } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
@@ -178,7 +178,7 @@ async function execute(config: Config, request: { command: string; args: unknown
 async function executeHere(config: Config, request: { command: string; args: unknown }): Promise<unknown> {
   const [{ openAppDatabase }, { ApiKeyService }] = await Promise.all([
     import('../app-database.ts'),
-    import('../access/api-key.service.ts'),
+    import('../api-keys/api-key.service.ts'),
   ]);
   // A command line answers on stdout; the service's info logs would only repeat it on stderr.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);

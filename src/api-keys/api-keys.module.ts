@@ -1,13 +1,13 @@
 import { defineModule } from '../platform/module.ts';
-import type { AccessDeps } from './access.deps.ts';
-import * as accessGraphql from './access.graphql.ts';
 import { apiKeyCommands } from './api-key.commands.ts';
+import type { ApiKeysDeps } from './api-keys.deps.ts';
+import * as apiKeysGraphql from './api-keys.graphql.ts';
 import * as apiKeysTables from './api-keys.sql.ts';
 
 /** API keys: issued, listed and revoked by admins, verified on every surface. */
-export const accessModule = defineModule<AccessDeps>({
-  name: 'access',
-  graphql: [accessGraphql],
+export const apiKeysModule = defineModule<ApiKeysDeps>({
+  name: 'api-keys',
+  graphql: [apiKeysGraphql],
   tables: [apiKeysTables],
   start: (deps) => deps.apiKeys.start(),
   // The `apikey` command line, on a running server that holds the embedded database.

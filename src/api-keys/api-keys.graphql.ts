@@ -2,8 +2,8 @@ import { builder } from '../builder.ts';
 import { type Principal, SCOPE_MEANING, SCOPES, type Scope } from '../platform/access/principal.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { requiresScope } from '../platform/graphql/scope-guard.ts';
-import { accessDeps } from './access.deps.ts';
 import type { ApiKeyRecord, CreatedApiKey } from './api-key.service.ts';
+import { apiKeysDeps } from './api-keys.deps.ts';
 
 const ApiScopeEnum = builder.enumType('ApiScope', {
   description: 'What an API key may do. Each scope includes the ones before it: ADMIN > WRITE > READ.',
@@ -124,7 +124,7 @@ builder.queryField('apiKeys', (t) =>
     type: [ApiKeyRef],
     ...requiresScope('admin'),
     description: 'Every API key, revoked ones included, newest first; never a secret.',
-    resolve: (_root, _args, ctx) => accessDeps(ctx).apiKeys.list(ctx.viewer.principal),
+    resolve: (_root, _args, ctx) => apiKeysDeps(ctx).apiKeys.list(ctx.viewer.principal),
   }),
 );
 
@@ -141,7 +141,7 @@ builder.mutationField('createApiKey', (t) =>
       expiresAt: t.arg({ type: 'DateTime', description: 'Omitted or null: the key never expires.' }),
     },
     resolve: (_root, { name, scopes, expiresAt }, ctx) =>
-      accessDeps(ctx).apiKeys.create({ name, scopes, expiresAt }, ctx.viewer.principal),
+      apiKeysDeps(ctx).apiKeys.create({ name, scopes, expiresAt }, ctx.viewer.principal),
   }),
 );
 
@@ -153,6 +153,6 @@ builder.mutationField('revokeApiKey', (t) =>
       'Revokes an API key at once, on every instance; revoking it again returns it unchanged. ' +
       'Unknown ids are NOT_FOUND.',
     args: { id: t.arg.id({ required: true, description: 'Id of the key to revoke.' }) },
-    resolve: (_root, { id }, ctx) => accessDeps(ctx).apiKeys.revoke(String(id), ctx.viewer.principal),
+    resolve: (_root, { id }, ctx) => apiKeysDeps(ctx).apiKeys.revoke(String(id), ctx.viewer.principal),
   }),
 );
