@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { ApiKeyService } from './access/api-key.service.ts';
 import type { AlertsDomain } from './alerts/alerts.domain.ts';
 import { createAlerts } from './alerts/alerts.factory.ts';
 import type { ConditionPort } from './alerts/conditions.ts';
-import { ApiKeyService } from './api-keys/api-key.service.ts';
 import { openAppDatabase } from './app-database.ts';
 import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
@@ -13,7 +13,6 @@ import { MarketDataService } from './market-data/market-data.service.ts';
 import type { MarketDataProvider } from './market-data/providers/provider.ts';
 import { createProviders } from './market-data/providers/registry.ts';
 import { PriceStreams } from './market-data/streams/price-stream.ws.ts';
-import type { ToolCallRecorder } from './market-data/tools/tool-calls.ts';
 import { type Scheduler, systemClock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
 import { Jobs, type JobsOptions } from './platform/jobs/jobs.ts';
@@ -22,6 +21,7 @@ import { createMetrics, type Metrics } from './platform/observability/metrics.ts
 import { VERSION } from './platform/version.ts';
 import { ServerInfoService } from './server-info/server-info.service.ts';
 import { createSessions, type SessionsDomain } from './sessions/sessions.domain.ts';
+import type { ToolCallRecorder } from './sessions/tool-calls.port.ts';
 import { resolveWatchdogSettings } from './watchdogs/settings.ts';
 import type { WatchdogService } from './watchdogs/watchdog.service.ts';
 import { createWatchdogs } from './watchdogs/watchdogs.factory.ts';

@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ToolCall } from '../src/market-data/tools/tool-calls.ts';
+import type { ToolCall } from '../src/sessions/tool-calls.port.ts';
 import { createTestApp, graphql, type TestApp } from './support/app.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the expectations, not by types.

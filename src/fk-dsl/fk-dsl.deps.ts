@@ -1,6 +1,6 @@
 import { moduleDeps } from '../context.ts';
-import type { ToolCallRecorder } from '../market-data/tools/tool-calls.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { ToolCallRecorder } from '../sessions/tool-calls.port.ts';
 import type { FkDslService } from './fk-dsl.service.ts';
 
 /** What the FK-DSL module needs from the app (the composition root wires these). */

@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { errorCodeEnum, exposedErrorCode } from '../error-codes.graphql.ts';
+import { reportToolCall } from '../market-data/tools/report-tool-call.ts';
 import { parseSessionId } from '../market-data/tools/tool-args.ts';
-import { reportToolCall } from '../market-data/tools/tool-calls.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { fkDslDeps } from './fk-dsl.deps.ts';
 import type { ExecutionResult, StatementOutcome } from './fk-dsl.service.ts';

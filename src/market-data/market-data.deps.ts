@@ -1,9 +1,9 @@
 import { moduleDeps } from '../context.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { ToolCallRecorder } from '../sessions/tool-calls.port.ts';
 import type { PriceHub } from './hub/price-hub.ts';
 import type { MarketDataService } from './market-data.service.ts';
 import type { PriceStreams } from './streams/price-stream.ws.ts';
-import type { ToolCallRecorder } from './tools/tool-calls.ts';
 
 /** What the market-data module needs from the app (the composition root wires these). */
 export interface MarketDataDeps {

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { ToolCall, ToolCallRecorder } from '../market-data/tools/tool-calls.ts';
 import { hasScope } from '../platform/access/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import { queryRows } from '../platform/db/raw.ts';
 import type { SessionService } from './session.service.ts';
+import type { ToolCall, ToolCallRecorder } from './tool-calls.port.ts';
 
 export interface SessionTrackerOptions {
   readonly database: DatabaseHandle;

@@ -13,9 +13,9 @@ import {
   sourceSentence,
   technicalSentence,
 } from './narrative.ts';
+import { reportToolCall } from './report-tool-call.ts';
 import { attempt, type ToolContext, universeName } from './search-by-symbol.ts';
 import { type Depth, parseDepth, parseSessionId, parseVenue } from './tool-args.ts';
-import { reportToolCall } from './tool-calls.ts';
 
 export interface SearchByCoinArgs {
   readonly symbol?: string | null;

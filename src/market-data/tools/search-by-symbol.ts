@@ -1,14 +1,15 @@
 import type { Principal } from '../../platform/access/principal.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
+import type { ToolCallRecorder } from '../../sessions/tool-calls.port.ts';
 import type { Lineage } from '../arbitration/lineage.ts';
 import { parseInstrument } from '../instruments.ts';
 import type { MarketDataService } from '../market-data.service.ts';
 import type { AssetClass, Bar, Instrument, Quote } from '../types.ts';
 import { betaAgainst, rangeAndVolume, type TechnicalSummary, technicalSummary } from './analytics.ts';
 import { disclaimer, formatLarge, quoteSentence, sourceSentence, technicalSentence } from './narrative.ts';
+import { reportToolCall } from './report-tool-call.ts';
 import { type Depth, parseDepth, parseLanguage, parseMarket, parseSessionId } from './tool-args.ts';
-import { reportToolCall, type ToolCallRecorder } from './tool-calls.ts';
 
 export interface ToolContext {
   readonly marketData: MarketDataService;
