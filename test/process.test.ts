@@ -57,7 +57,7 @@ describe('the vigil process', () => {
       PORT: 'eighty',
       LOG_LEVEL: 'chatty',
       SESSION_RETENTION_DAYS: '0',
-      WATCHDOG_THRESHOLDS: '{"price_anomaly":{"highMov":1}}',
+      WATCHDOG_THRESHOLDS: '{"price_anomaly":{"highMov":1,"criticalMove":0.01}}',
       WATCHDOG_INTERVALS: 'nope:60',
     });
     expect(await running.exited).toBe(1);
@@ -67,6 +67,7 @@ describe('the vigil process', () => {
     expect(stderr).toContain('LOG_LEVEL:');
     expect(stderr).toContain('SESSION_RETENTION_DAYS: must be at least 1');
     expect(stderr).toContain('WATCHDOG_THRESHOLDS.price_anomaly.highMov: unknown');
+    expect(stderr).toContain('WATCHDOG_THRESHOLDS.price_anomaly.criticalMove: must be above highMove (0.05)');
     expect(stderr).toContain('WATCHDOG_INTERVALS: nope:60 is not name:seconds');
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
