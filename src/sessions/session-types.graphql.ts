@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { type BuilderTypes, builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import type { Counted, DailyMetrics, SessionAnalytics } from './session.analytics.ts';
 import {
@@ -70,7 +70,14 @@ export const SessionRef = builder.objectRef<SessionView>('AnalysisSession').impl
   description:
     'Assets and queries grouped with context, history and a time-to-live. Entity: `id` is stable. ' +
     'Times are read at `asOf` (the answer time).',
-  fields: (t) => ({
+  fields: (t) => ({ ...sessionContentFields(t), ...sessionHistoryFields(t), ...sessionTimeFields(t) }),
+});
+
+type SessionFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, SessionView>;
+
+/** What the session holds: its assets, tags, state, context and named results. */
+function sessionContentFields(t: SessionFields) {
+  return {
     id: t.id({ description: 'The session id: keep it for later calls.', resolve: (s) => s.row.id }),
     userId: t.string({
       nullable: true,
@@ -108,6 +115,12 @@ export const SessionRef = builder.objectRef<SessionView>('AnalysisSession').impl
       description: 'Names of the stored results.',
       resolve: (s) => Object.keys(s.row.intermediateResults),
     }),
+  };
+}
+
+/** The queries tracked in it. */
+function sessionHistoryFields(t: SessionFields) {
+  return {
     totalQueries: t.int({
       description: 'Queries tracked in it (all of them, also past the record limit).',
       resolve: (s) => s.row.totalQueries,
@@ -135,6 +148,12 @@ export const SessionRef = builder.objectRef<SessionView>('AnalysisSession').impl
       resolve: (s, { limit }, ctx) =>
         sessionsDeps(ctx).sessions.store.recentQueries(s.row.id, limit ?? DEFAULT_RECENT_QUERIES),
     }),
+  };
+}
+
+/** Its times, time-to-live and owner. */
+function sessionTimeFields(t: SessionFields) {
+  return {
     createdAt: t.field({
       type: 'DateTime',
       description: 'When it was created.',
@@ -174,8 +193,8 @@ export const SessionRef = builder.objectRef<SessionView>('AnalysisSession').impl
       description: "Its owner's principal id, shown to admins for other owners' sessions; null otherwise.",
       resolve: (s) => (s.showOwner ? s.row.owner : null),
     }),
-  }),
-});
+  };
+}
 
 export interface SessionChange {
   readonly view: SessionView;
