@@ -135,4 +135,29 @@ describe('MarketDataService', () => {
     sim.prices.set('AAPL', 200);
     expect((await service(sim).quote(aapl)).lineage.simulated).toBe(true);
   });
+
+  it('hands out the live stream of a provider able to stream the instrument, none when no provider can', () => {
+    const quotesOnly = createFakeProvider('alpha');
+    const streamer = createFakeProvider('beta', {
+      capabilities: ['quote', 'stream'],
+      assetClasses: ['crypto'],
+    });
+    const svc = service(quotesOnly, streamer);
+    expect(svc.liveStream(aapl)).toBeUndefined();
+    const stream = svc.liveStream(parseInstrument('BTC/USDT'));
+    expect(stream).toMatchObject({ provider: 'beta', live: true });
+    const ticks: number[] = [];
+    const errors: string[] = [];
+    const stop = stream!.open({
+      onTick: (tick) => ticks.push(tick.price),
+      onError: (error) => errors.push(error.message),
+    });
+    expect(streamer.calls.streamsOpened).toBe(1);
+    streamer.emit('BTC/USDT', 50_000);
+    for (const sub of streamer.streams.get('BTC/USDT') ?? []) sub.onError(new Error('stream lost'));
+    expect(ticks).toEqual([50_000]);
+    expect(errors).toEqual(['stream lost']);
+    stop();
+    expect(streamer.calls.streamsClosed).toBe(1);
+  });
 });

@@ -27,10 +27,21 @@ import {
   MAX_BARS_PER_REQUEST,
   type Profile,
   type Quote,
+  type StreamTick,
 } from './types.ts';
 import { VenueData } from './venue-data.ts';
 
 export type { MarketDataLimits } from './cache/cached-reads.ts';
+
+/** A live stream of one instrument, as the service hands it out: who streams it, and the way to open it. */
+export interface LiveStream {
+  /** Id of the provider that streams. */
+  readonly provider: string;
+  /** false for the simulated market. */
+  readonly live: boolean;
+  /** Opens the stream; returns the function that stops it. `onError`: it failed (open another). */
+  open(listener: { onTick(tick: StreamTick): void; onError(error: Error): void }): () => void;
+}
 
 /**
  * The one door to market data: arbitration across providers, caching with market-hours-aware
@@ -114,9 +125,25 @@ export class MarketDataService {
     return [...seen.values()];
   }
 
-  /** The provider that will stream live updates for this instrument (healthiest able one). */
-  streamProvider(instrument: Instrument): MarketDataProvider | undefined {
-    return this.#arbiter.eligible('stream', instrument)[0];
+  /**
+   * Live updates for this instrument from the healthiest provider able to stream it, or undefined
+   * when none can (the price hub then polls `quote`). Chosen here like every other read, so that
+   * the hub never reaches a provider around the service.
+   */
+  liveStream(instrument: Instrument): LiveStream | undefined {
+    const provider = this.#arbiter.eligible('stream', instrument)[0];
+    const stream = provider?.stream?.bind(provider);
+    if (!provider || !stream) return undefined;
+    return {
+      provider: provider.id,
+      live: provider.live,
+      open: (listener) =>
+        stream({
+          instrument,
+          onTick: (tick) => listener.onTick(tick),
+          onError: (error) => listener.onError(error),
+        }),
+    };
   }
 
   /** `prefer`: a provider id (venue) to ask alone when it can answer, e.g. the exchange a user named. */

@@ -1,9 +1,8 @@
 import { type Scheduler, systemClock, type TimerHandle } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
 import { instrumentKey } from '../instruments.ts';
-import type { MarketDataService } from '../market-data.service.ts';
+import type { LiveStream, MarketDataService } from '../market-data.service.ts';
 import { type MarketState, marketStateAt } from '../market-state.ts';
-import type { MarketDataProvider } from '../providers/provider.ts';
 import type { Instrument, Quote } from '../types.ts';
 import type { ResolvedSymbol } from './streamable.ts';
 import { fromQuote, fromStream, type PriceUpdate } from './tick-updates.ts';
@@ -143,21 +142,13 @@ export class PriceHub {
   }
 
   #start(key: string, feed: Feed): void {
-    const streamer = this.marketData.streamProvider(feed.instrument);
-    if (streamer?.stream) {
-      this.#startStream(key, feed, streamer.id, streamer.live, streamer.stream.bind(streamer));
-    } else {
-      this.#startPolling(key, feed);
-    }
+    const stream = this.marketData.liveStream(feed.instrument);
+    if (stream) this.#startStream(key, feed, stream);
+    else this.#startPolling(key, feed);
   }
 
-  #startStream(
-    key: string,
-    feed: Feed,
-    providerId: string,
-    live: boolean,
-    stream: NonNullable<MarketDataProvider['stream']>,
-  ): void {
+  #startStream(key: string, feed: Feed, stream: LiveStream): void {
+    const { provider: providerId, live } = stream;
     let stopped = false;
     const refresh = () =>
       this.marketData.quote(feed.instrument).then(
@@ -172,8 +163,7 @@ export class PriceHub {
       );
     void refresh();
     const stopRefreshing = this.#every(refresh, this.#options.referenceRefreshMs);
-    const unsubscribe = stream({
-      instrument: feed.instrument,
+    const unsubscribe = stream.open({
       onTick: (tick) => {
         if (!stopped)
           this.#publish(key, feed, fromStream(feed.reference, feed.instrument, tick, providerId, live));
