@@ -35,8 +35,8 @@ import {
   USD_QUOTES,
 } from './binance.parse.ts';
 import { type BinanceStreamTuning, BinanceTradeStream, type WebSocketFactory } from './binance.stream.ts';
-import { worstCircuit } from './http/circuit-breaker.ts';
-import { type HttpRequest, ProviderHttp, parseRetryAfter } from './http/provider-http.ts';
+import { type CircuitState, worstCircuit } from './http/circuit-breaker.ts';
+import { type HttpRequest, type HttpResponse, ProviderHttp, parseRetryAfter } from './http/provider-http.ts';
 import { probeVenue } from './http/venue-probe.ts';
 import type {
   BarsCall,
@@ -92,174 +92,190 @@ const AGG_TRADE_PAGES = 3;
  * answered with a USDT price, so arbitration asks a provider that has USD.
  */
 export function createBinanceProvider(options: BinanceOptions): MarketDataProvider {
-  const clock = options.clock ?? systemClock;
-  const httpOptions = {
-    ratePerSecond: options.ratePerSecond ?? 10,
-    burst: options.burst ?? 20,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-  };
-  const spot = new ProviderHttp({ provider: BINANCE, baseUrl: trimSlash(options.baseUrl), ...httpOptions });
-  const futures = new ProviderHttp({
-    provider: BINANCE,
-    baseUrl: trimSlash(options.futuresBaseUrl),
-    ...httpOptions,
-  });
-  const stream = new BinanceTradeStream({
-    url: `${trimSlash(options.wsUrl)}/stream`,
-    ...(options.webSocketFactory ? { webSocketFactory: options.webSocketFactory } : {}),
-    ...(options.streamTuning ? { tuning: options.streamTuning } : {}),
-  });
+  return new BinanceProvider(options);
+}
 
-  const pair = (instrument: Instrument, quotes = SPOT_QUOTES): string => {
-    if (instrument.assetClass !== 'crypto')
-      throw unsupported(BINANCE, `${instrument.assetClass} instruments`);
-    const symbol = binanceSymbol(instrument, quotes);
-    if (!symbol) {
-      throw unknownSymbol(
-        BINANCE,
-        instrument.symbol,
-        `Binance lists no ${instrument.quote ?? '?'} pair for it`,
-      );
+class BinanceProvider implements MarketDataProvider {
+  readonly id = BINANCE;
+  readonly displayName = 'Binance';
+  readonly live = true;
+  readonly capabilities = CAPABILITIES;
+  readonly assetClasses = ASSET_CLASSES;
+  readonly #clock: Clock;
+  readonly #spot: ProviderHttp;
+  readonly #futures: ProviderHttp;
+  readonly #stream: BinanceTradeStream;
+
+  constructor(options: BinanceOptions) {
+    this.#clock = options.clock ?? systemClock;
+    const httpOptions = {
+      ratePerSecond: options.ratePerSecond ?? 10,
+      burst: options.burst ?? 20,
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    };
+    this.#spot = new ProviderHttp({ provider: BINANCE, baseUrl: trimSlash(options.baseUrl), ...httpOptions });
+    this.#futures = new ProviderHttp({
+      provider: BINANCE,
+      baseUrl: trimSlash(options.futuresBaseUrl),
+      ...httpOptions,
+    });
+    this.#stream = new BinanceTradeStream({
+      url: `${trimSlash(options.wsUrl)}/stream`,
+      ...(options.webSocketFactory ? { webSocketFactory: options.webSocketFactory } : {}),
+      ...(options.streamTuning ? { tuning: options.streamTuning } : {}),
+    });
+  }
+
+  circuit(): CircuitState {
+    return worstCircuit(this.#spot.circuit.state, this.#futures.circuit.state);
+  }
+
+  supports(capability: Capability, instrument?: Instrument): boolean {
+    if (!CAPABILITIES.has(capability)) return false;
+    if (!instrument) return true;
+    if (capability === 'venueStatus') return true;
+    const quotes =
+      capability === 'funding' ? FUTURES_QUOTES : capability === 'largeTrades' ? USD_QUOTES : SPOT_QUOTES;
+    return binanceSymbol(instrument, quotes) !== undefined;
+  }
+
+  async quote(call: InstrumentCall): Promise<Quote> {
+    return quoteFromTicker(await this.#ticker(call), call.instrument);
+  }
+
+  async cryptoStats(call: InstrumentCall): Promise<CryptoStats> {
+    return statsFromTicker(await this.#ticker(call), call.instrument);
+  }
+
+  async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
+    const symbol = pairOf(instrument);
+    const step = BAR_INTERVAL_MS[interval];
+    // Binance's endTime is inclusive, our end is not.
+    const last = end.getTime() - 1;
+    if (last < start.getTime()) return [];
+    if ((end.getTime() - start.getTime()) / step > MAX_BARS) {
+      throw unsupported(BINANCE, `more than ${MAX_BARS} ${interval} bars in one call`);
     }
-    return symbol;
-  };
+    const fetchPage = async (from: number, limit: number) => {
+      const res = await binanceGet(
+        this.#spot,
+        {
+          path: '/api/v3/klines',
+          query: { symbol, interval: KLINE_INTERVALS[interval], startTime: from, endTime: last, limit },
+          signal,
+        },
+        instrument.symbol,
+      );
+      return parseKlines(res.body);
+    };
+    return pagedKlines(fetchPage, start, end, step);
+  }
 
-  /** GET that returns the body of a 2xx answer and turns Binance's error answers into ProviderErrors. */
-  const get = async (http: ProviderHttp, req: HttpRequest, symbol: string) => {
-    const res = await http.get(req);
-    const error = binanceError(res.status, res.body, symbol, parseRetryAfter(res.headers['retry-after']));
-    if (error) throw error;
-    return res;
-  };
+  async orderBook({ instrument, depth, signal }: OrderBookCall): Promise<OrderBook> {
+    const symbol = pairOf(instrument);
+    const wanted = Math.max(1, Math.floor(depth));
+    const res = await binanceGet(
+      this.#spot,
+      { path: '/api/v3/depth', query: { symbol, limit: depthLimitFor(wanted) }, signal },
+      instrument.symbol,
+    );
+    const { bids, asks } = parseDepth(res.body, wanted);
+    return {
+      symbol: instrument.symbol,
+      venue: BINANCE,
+      bids,
+      asks,
+      // The depth body has no time: the Date header is when Binance produced the snapshot (to the
+      // second). Without one, the moment of receipt is the closest truthful time there is.
+      asOf: res.date ?? this.#clock.now(),
+    };
+  }
 
-  const ticker = async ({ instrument, signal }: InstrumentCall) => {
-    const symbol = pair(instrument);
-    const res = await get(
-      spot,
+  async funding({ instrument, signal }: InstrumentCall): Promise<FundingRate> {
+    const symbol = pairOf(instrument, FUTURES_QUOTES);
+    const res = await binanceGet(
+      this.#futures,
+      { path: '/fapi/v1/premiumIndex', query: { symbol }, signal },
+      instrument.symbol,
+    );
+    return parsePremiumIndex(res.body, instrument);
+  }
+
+  async largeTrades({ instrument, since, minUsd, signal }: LargeTradesCall): Promise<Trade[]> {
+    if (instrument.quote && SPOT_QUOTES.has(instrument.quote) && !USD_QUOTES.has(instrument.quote))
+      throw unsupported(BINANCE, `large trades valued in ${instrument.quote} (only USD-stablecoin pairs)`);
+    const symbol = pairOf(instrument, USD_QUOTES);
+    const fetchPage = async (fromId: number | undefined, limit: number) => {
+      const query = fromId === undefined ? { symbol, limit } : { symbol, fromId, limit };
+      const res = await binanceGet(
+        this.#spot,
+        { path: '/api/v3/aggTrades', query, signal },
+        instrument.symbol,
+      );
+      return parseAggTrades(res.body);
+    };
+    const trades = await newestAggTrades(fetchPage, since);
+    return trades.map((t) => tradeFromAgg(t, instrument)).filter((t) => t.usdValue >= minUsd);
+  }
+
+  async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
+    return Promise.all([
+      this.#probe(this.#spot, '/api/v3/ping', BINANCE, signal),
+      this.#probe(this.#futures, '/fapi/v1/ping', BINANCE_FUTURES, signal),
+    ]);
+  }
+
+  stream(subscription: StreamSubscription): () => void {
+    return this.#stream.subscribe(subscription);
+  }
+
+  async close(): Promise<void> {
+    this.#stream.close();
+  }
+
+  async #ticker({ instrument, signal }: InstrumentCall) {
+    const symbol = pairOf(instrument);
+    const res = await binanceGet(
+      this.#spot,
       { path: '/api/v3/ticker/24hr', query: { symbol }, signal },
       instrument.symbol,
     );
     return parseTicker24h(res.body);
-  };
+  }
 
-  const probe = (http: ProviderHttp, path: string, venue: string, signal: AbortSignal) =>
-    probeVenue(
+  #probe(http: ProviderHttp, path: string, venue: string, signal: AbortSignal): Promise<VenueStatus> {
+    return probeVenue(
       venue,
       async () => {
         const res = await http.get({ path, signal });
         const refused = binanceError(res.status, res.body, venue, undefined);
         if (refused) throw refused;
       },
-      clock,
+      this.#clock,
     );
+  }
+}
 
-  return {
-    id: BINANCE,
-    displayName: 'Binance',
-    live: true,
-    capabilities: CAPABILITIES,
-    assetClasses: ASSET_CLASSES,
-    circuit: () => worstCircuit(spot.circuit.state, futures.circuit.state),
+/** The Binance pair for the instrument among pairs quoted in `quotes`; unsupported or unknown otherwise. */
+function pairOf(instrument: Instrument, quotes = SPOT_QUOTES): string {
+  if (instrument.assetClass !== 'crypto') throw unsupported(BINANCE, `${instrument.assetClass} instruments`);
+  const symbol = binanceSymbol(instrument, quotes);
+  if (!symbol) {
+    throw unknownSymbol(
+      BINANCE,
+      instrument.symbol,
+      `Binance lists no ${instrument.quote ?? '?'} pair for it`,
+    );
+  }
+  return symbol;
+}
 
-    supports(capability: Capability, instrument?: Instrument): boolean {
-      if (!CAPABILITIES.has(capability)) return false;
-      if (!instrument) return true;
-      if (capability === 'venueStatus') return true;
-      const quotes =
-        capability === 'funding' ? FUTURES_QUOTES : capability === 'largeTrades' ? USD_QUOTES : SPOT_QUOTES;
-      return binanceSymbol(instrument, quotes) !== undefined;
-    },
-
-    async quote(call: InstrumentCall): Promise<Quote> {
-      return quoteFromTicker(await ticker(call), call.instrument);
-    },
-
-    async cryptoStats(call: InstrumentCall): Promise<CryptoStats> {
-      return statsFromTicker(await ticker(call), call.instrument);
-    },
-
-    async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
-      const symbol = pair(instrument);
-      const step = BAR_INTERVAL_MS[interval];
-      // Binance's endTime is inclusive, our end is not.
-      const last = end.getTime() - 1;
-      if (last < start.getTime()) return [];
-      if ((end.getTime() - start.getTime()) / step > MAX_BARS) {
-        throw unsupported(BINANCE, `more than ${MAX_BARS} ${interval} bars in one call`);
-      }
-      const fetchPage = async (from: number, limit: number) => {
-        const res = await get(
-          spot,
-          {
-            path: '/api/v3/klines',
-            query: { symbol, interval: KLINE_INTERVALS[interval], startTime: from, endTime: last, limit },
-            signal,
-          },
-          instrument.symbol,
-        );
-        return parseKlines(res.body);
-      };
-      return pagedKlines(fetchPage, start, end, step);
-    },
-
-    async orderBook({ instrument, depth, signal }: OrderBookCall): Promise<OrderBook> {
-      const symbol = pair(instrument);
-      const wanted = Math.max(1, Math.floor(depth));
-      const res = await get(
-        spot,
-        { path: '/api/v3/depth', query: { symbol, limit: depthLimitFor(wanted) }, signal },
-        instrument.symbol,
-      );
-      const { bids, asks } = parseDepth(res.body, wanted);
-      return {
-        symbol: instrument.symbol,
-        venue: BINANCE,
-        bids,
-        asks,
-        // The depth body has no time: the Date header is when Binance produced the snapshot (to the
-        // second). Without one, the moment of receipt is the closest truthful time there is.
-        asOf: res.date ?? clock.now(),
-      };
-    },
-
-    async funding({ instrument, signal }: InstrumentCall): Promise<FundingRate> {
-      const symbol = pair(instrument, FUTURES_QUOTES);
-      const res = await get(
-        futures,
-        { path: '/fapi/v1/premiumIndex', query: { symbol }, signal },
-        instrument.symbol,
-      );
-      return parsePremiumIndex(res.body, instrument);
-    },
-
-    async largeTrades({ instrument, since, minUsd, signal }: LargeTradesCall): Promise<Trade[]> {
-      if (instrument.quote && SPOT_QUOTES.has(instrument.quote) && !USD_QUOTES.has(instrument.quote))
-        throw unsupported(BINANCE, `large trades valued in ${instrument.quote} (only USD-stablecoin pairs)`);
-      const symbol = pair(instrument, USD_QUOTES);
-      const fetchPage = async (fromId: number | undefined, limit: number) => {
-        const query = fromId === undefined ? { symbol, limit } : { symbol, fromId, limit };
-        const res = await get(spot, { path: '/api/v3/aggTrades', query, signal }, instrument.symbol);
-        return parseAggTrades(res.body);
-      };
-      const trades = await newestAggTrades(fetchPage, since);
-      return trades.map((t) => tradeFromAgg(t, instrument)).filter((t) => t.usdValue >= minUsd);
-    },
-
-    async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
-      return Promise.all([
-        probe(spot, '/api/v3/ping', BINANCE, signal),
-        probe(futures, '/fapi/v1/ping', BINANCE_FUTURES, signal),
-      ]);
-    },
-
-    stream(subscription: StreamSubscription): () => void {
-      return stream.subscribe(subscription);
-    },
-
-    async close(): Promise<void> {
-      stream.close();
-    },
-  };
+/** GET that returns the body of a 2xx answer and turns Binance's error answers into ProviderErrors. */
+async function binanceGet(http: ProviderHttp, req: HttpRequest, symbol: string): Promise<HttpResponse> {
+  const res = await http.get(req);
+  const error = binanceError(res.status, res.body, symbol, parseRetryAfter(res.headers['retry-after']));
+  if (error) throw error;
+  return res;
 }
 
 /**
