@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { ApiKeyService } from './access/api-key.service.ts';
 import type { AlertsDomain } from './alerts/alerts.domain.ts';
 import { createAlerts } from './alerts/alerts.factory.ts';
-import type { ConditionPort } from './alerts/conditions.ts';
 import { openAppDatabase } from './app-database.ts';
 import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
 import { PriceHub } from './market-data/hub/price-hub.ts';
-import { parseInstrument } from './market-data/instruments.ts';
 import { MarketDataMetrics } from './market-data/market-data.metrics.ts';
 import { MarketDataService } from './market-data/market-data.service.ts';
 import type { MarketDataProvider } from './market-data/providers/provider.ts';
@@ -144,46 +142,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       logger,
       watchdogs,
       marketData,
-      conditions: fkDslConditions(fkDsl, marketData),
+      fkDsl,
     }),
     sessions,
     toolCalls: overrides.toolCalls ?? sessions.tracker,
   };
-}
-
-/**
- * Custom alert conditions on the FK-DSL: one SCAN statement, within the cost and deadline limits of
- * any query, run with the alerts' upstream share; the condition holds when the scan matches.
- */
-function fkDslConditions(fkDsl: FkDslService, marketData: MarketDataService): ConditionPort {
-  const scanOnly = (query: string) => {
-    const program = fkDsl.compile(query);
-    if (program.statements.length !== 1 || program.statements[0]!.kind !== 'scan') {
-      throw new Error('must be one FK-DSL SCAN statement (SCAN <universe> WHERE ...)');
-    }
-  };
-  return {
-    check: scanOnly,
-    async matches(condition) {
-      scanOnly(condition);
-      const result = await marketData.withinOperation('alerts', () => fkDsl.execute(condition));
-      const [outcome] = result.statements;
-      if (!outcome || 'error' in outcome)
-        throw new Error(outcome && 'error' in outcome ? outcome.error.message : 'no result');
-      if (outcome.kind !== 'scan') throw new Error('the condition is not a SCAN');
-      return outcome.matches.map((m) => ({
-        symbol: m.symbol,
-        assetType: assetClassOf(m.symbol),
-        values: m.values,
-      }));
-    },
-  };
-}
-
-function assetClassOf(symbol: string): string {
-  try {
-    return parseInstrument(symbol).assetClass;
-  } catch {
-    return 'unknown';
-  }
 }

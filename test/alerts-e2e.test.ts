@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasSecret } from '../src/alerts/alert.model.ts';
+import { parseAlertInput } from '../src/alerts/alert-input.wire.ts';
 import { anonymousPrincipal } from '../src/platform/access/principal.ts';
 import { loggerOptions } from '../src/platform/observability/logger.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
@@ -90,6 +92,10 @@ describe('alerts end to end', () => {
   const logs: string[] = [];
   const logger = pino(loggerOptions('debug'), { write: (line: string) => void logs.push(line) });
 
+  /** Creates an alert written as a client writes it (the wire shape), read at the edge as the surfaces do. */
+  const create = async (wire: Record<string, unknown>) =>
+    t.app.deps.alerts.store.create(anyone, parseAlertInput(wire));
+
   const start = async () => {
     t = await createTestApp({ listen: true, database, env: ENV, overrides: { logger } });
     const bus = new WatchdogEventBus({
@@ -105,7 +111,7 @@ describe('alerts end to end', () => {
     receiver = new Receiver();
     await receiver.start();
     await start();
-    await t.app.deps.alerts.store.create(anyone, {
+    await create({
       alert_id: 'btc-crash',
       name: 'BTC crash',
       trigger: {
@@ -157,12 +163,12 @@ describe('alerts end to end', () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     const record = await t.app.deps.alerts.store.deliveries(anyone, 'btc-crash');
-    expect(record.map((r) => [r.attempt, r.status, r.response_code])).toEqual([
+    expect(record.map((r) => [r.attempt, r.status, r.responseCode])).toEqual([
       [3, 'delivered', 200],
       [2, 'retry', 503],
       [1, 'retry', 503],
     ]);
-    expect((await t.app.deps.alerts.store.get(anyone, 'btc-crash')).trigger_count).toBe(1);
+    expect((await t.app.deps.alerts.store.get(anyone, 'btc-crash')).triggerCount).toBe(1);
   }, 30_000);
 
   it('holds the cooldown across a restart', async () => {
@@ -170,7 +176,7 @@ describe('alerts end to end', () => {
     await start();
     await publish(event());
     // Another alert without a cooldown proves the event went round; the first stays quiet.
-    await t.app.deps.alerts.store.create(anyone, {
+    await create({
       alert_id: 'all-crashes',
       name: 'all crashes',
       trigger: { type: 'watchdog_event', event_filter: { event_types: ['flash_crash'] } },
@@ -183,11 +189,10 @@ describe('alerts end to end', () => {
     const received = await receiver.until(before + 1);
     await new Promise((r) => setTimeout(r, 500));
     expect(received.slice(before).map((r) => JSON.parse(r.body).alert_id)).toEqual(['all-crashes']);
-    expect((await t.app.deps.alerts.store.get(anyone, 'btc-crash')).trigger_count).toBe(1);
+    expect((await t.app.deps.alerts.store.get(anyone, 'btc-crash')).triggerCount).toBe(1);
   }, 30_000);
 
   it('custom conditions: one FK-DSL SCAN, checked at write, firing when it starts to match', async () => {
-    const store = t.app.deps.alerts.store;
     const condition = (c: string) => ({
       alert_id: 'scan',
       name: 'scan',
@@ -196,16 +201,16 @@ describe('alerts end to end', () => {
       webhook_config: { url: receiver.url },
       cooldown_seconds: 0,
     });
-    await expect(store.create(anyone, condition('SCAN [BTC/USDT] WHERE'))).rejects.toMatchObject({
+    await expect(create(condition('SCAN [BTC/USDT] WHERE'))).rejects.toMatchObject({
       code: 'INVALID_ARGUMENTS',
       details: { field: 'trigger.condition' },
     });
-    await expect(store.create(anyone, condition('EVALUATE BTC/USDT: RSI(14)'))).rejects.toMatchObject({
+    await expect(create(condition('EVALUATE BTC/USDT: RSI(14)'))).rejects.toMatchObject({
       details: {
         issues: [{ field: 'trigger.condition', message: expect.stringMatching(/one FK-DSL SCAN/) }],
       },
     });
-    await store.create(anyone, condition('SCAN [BTC/USDT, ETH/USDT] WHERE RSI < 101'));
+    await create(condition('SCAN [BTC/USDT, ETH/USDT] WHERE RSI < 101'));
     const before = receiver.received.length;
     // The minute job's work, run now (the check interval of 60 s divides every minute).
     await t.app.deps.alerts.evaluateScheduled();
@@ -252,7 +257,7 @@ describe('alerts end to end', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.server.address() as AddressInfo).port;
     try {
-      const view = await t.app.deps.alerts.store.create(anyone, {
+      const view = await create({
         alert_id: 'mail',
         name: 'Mail <ops>',
         trigger: { type: 'watchdog_event', event_filter: { severities: ['critical'] } },
@@ -269,7 +274,8 @@ describe('alerts end to end', () => {
         cooldown_seconds: 0,
       });
       expect(JSON.stringify(view)).not.toContain('smtp-pass-123');
-      expect(view.email_config).toMatchObject({ has_password: true, smtp_port: port });
+      expect(hasSecret(view, 'smtpPassword')).toBe(true);
+      expect(view.email).toMatchObject({ smtpPort: port });
       await publish(event({ symbol: 'SOL/USDT', asset: { symbol: 'SOL/USDT', assetType: 'crypto' } }));
       for (let i = 0; i < 400 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
       const [mail] = received;
@@ -293,7 +299,7 @@ describe('alerts end to end', () => {
     const before = receiver.received.length;
     const results = await t.app.deps.alerts.testSend(anyone, 'btc-crash');
     expect(results).toEqual([
-      expect.objectContaining({ method: 'webhook', status: 'delivered', response_code: 200, error: null }),
+      expect.objectContaining({ method: 'webhook', status: 'delivered', responseCode: 200, error: null }),
     ]);
     const [sent] = await receiver.until(before + 1).then((r) => r.slice(before));
     expect(JSON.parse(sent!.body)).toMatchObject({ alert_id: 'btc-crash', test: true });
@@ -306,7 +312,7 @@ describe('alerts end to end', () => {
     });
     receiver.hold = hung;
     const before = receiver.received.length;
-    await t.app.deps.alerts.store.create(anyone, {
+    await create({
       alert_id: 'resume',
       name: 'resume',
       trigger: { type: 'watchdog_event', event_filter: { event_types: ['exchange_outage'] } },

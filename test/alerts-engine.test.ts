@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertService } from '../src/alerts/alert.service.ts';
-import { alertDeliveries, alertFirings } from '../src/alerts/alerts.sql.ts';
-import { deliverJob } from '../src/alerts/delivery.jobs.ts';
-import { recoverDeliveries } from '../src/alerts/delivery.recovery.ts';
-import {
-  type AttemptOutcome,
-  type AttemptRequest,
-  backoffMs,
-  DeliveryRunner,
-} from '../src/alerts/delivery.runner.ts';
-import { type AlertEvent, AlertFiring } from '../src/alerts/firing.ts';
+import type { AlertEvent } from '../src/alerts/alert-event.model.ts';
+import { parseAlertInput } from '../src/alerts/alert-input.wire.ts';
+import { alertDeliveries, alertFirings, alerts } from '../src/alerts/alerts.sql.ts';
+import { deliverJob } from '../src/alerts/delivery/delivery.jobs.ts';
+import type { AttemptOutcome, AttemptRequest } from '../src/alerts/delivery/delivery.model.ts';
+import { recoverDeliveries } from '../src/alerts/delivery/delivery.recovery.ts';
+import { backoffMs, DeliveryRunner } from '../src/alerts/delivery/delivery.runner.ts';
+import { AlertFiring } from '../src/alerts/firing.ts';
 import { SecretBox } from '../src/alerts/secrets.ts';
 import { modules } from '../src/modules.ts';
 import { effectiveScopes, type Principal } from '../src/platform/access/principal.ts';
@@ -30,15 +28,15 @@ const owner: Principal = { kind: 'key', id: 'k1', name: 'one', scopes: effective
 const other: Principal = { kind: 'key', id: 'k2', name: 'two', scopes: effectiveScopes(['write']) };
 
 const event = (id: string, over: Partial<AlertEvent> = {}): AlertEvent => ({
-  event_id: id,
+  id,
   type: 'flash_crash',
   severity: 'critical',
   description: 'BTC/USDT fell 12% in 4 minutes',
-  asset: { symbol: 'BTC/USDT', asset_type: 'crypto' },
-  timestamp: '2025-06-11T15:00:00.000Z',
+  asset: { symbol: 'BTC/USDT', assetType: 'crypto' },
+  occurredAt: new Date('2025-06-11T15:00:00.000Z'),
   watchdog: 'price_anomaly',
   data: { change: -0.12 },
-  metadata: {},
+  sample: false,
   ...over,
 });
 
@@ -85,7 +83,6 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
       jobs,
       clock,
       logger,
-      alerts: store,
       maxAttempts: 3,
       attemptTimeoutMs: 10_000,
       random: () => 0.5,
@@ -102,46 +99,56 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
     await database?.cleanup();
   });
 
+  // Alerts as a client writes them (the wire shape), read at the edge as the surfaces do.
+  const create = async (principal: Principal, wire: Record<string, unknown>) =>
+    store.create(principal, parseAlertInput(wire));
+  const replace = async (principal: Principal, id: string, wire: Record<string, unknown>) =>
+    store.replace(principal, id, parseAlertInput(wire));
+
   const deliveriesOf = (alertId: string) =>
     handle.db.select().from(alertDeliveries).where(eq(alertDeliveries.alertId, alertId));
 
-  it('keeps secrets sealed: views say has_*, the row holds no plain text, delivery can open them', async () => {
-    const view = await store.create(owner, body('a1'));
-    expect(view.webhook_config).toMatchObject({ has_signing_secret: true, has_auth_token: false });
-    expect(view.chat_config).toMatchObject({ has_bot_token: true });
+  it('keeps secrets sealed: alerts say which are set, the row holds no plain text, delivery can open them', async () => {
+    const view = await create(owner, body('a1'));
+    expect(view.secrets.names).toEqual(['botToken', 'signingSecret']);
     expect(JSON.stringify(view)).not.toMatch(/secret-token|shh-signing/);
-    const row = await store.row(owner, 'a1');
+    const [row] = await handle.db
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.owner, owner.id), eq(alerts.id, 'a1')));
     expect(JSON.stringify(row)).not.toMatch(/secret-token|shh-signing/);
-    expect(store.secretsOf(row)).toEqual({ bot_token: '123:secret-token', signing_secret: 'shh-signing' });
+    expect(row?.secretFields).toEqual(['bot_token', 'signing_secret']);
+    const stored = await store.get(owner, 'a1');
+    expect(store.secretsOf(stored)).toEqual({ botToken: '123:secret-token', signingSecret: 'shh-signing' });
     // Another owner's alert with the same id is another alert; the first is not theirs to see.
     await expect(store.get(other, 'a1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await store.create(other, body('a1'));
+    await create(other, body('a1'));
   });
 
   it('replacing without secrets keeps them; null removes one; a rejected write changes nothing', async () => {
     const { chat_config: _c, webhook_config: _w, ...rest } = body('a1');
-    await store.replace(owner, 'a1', {
+    await replace(owner, 'a1', {
       ...rest,
       webhook_config: { url: 'https://hooks.example.com/y' },
       chat_config: { chat_ids: ['42'], bot_token: null },
     });
-    const row = await store.row(owner, 'a1');
-    expect(store.secretsOf(row)).toEqual({ signing_secret: 'shh-signing' });
-    await expect(store.replace(owner, 'a1', { ...rest, cooldown_seconds: -5 })).rejects.toMatchObject({
+    const stored = await store.get(owner, 'a1');
+    expect(store.secretsOf(stored)).toEqual({ signingSecret: 'shh-signing' });
+    await expect(replace(owner, 'a1', { ...rest, cooldown_seconds: -5 })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENTS',
     });
-    await expect(store.replace(owner, 'a1', body('other-id'))).rejects.toMatchObject({
+    await expect(replace(owner, 'a1', body('other-id'))).rejects.toMatchObject({
       code: 'BAD_USER_INPUT',
       details: { field: 'alert_id' },
     });
-    expect((await store.row(owner, 'a1')).config.webhook_config).toMatchObject({
+    expect((await store.get(owner, 'a1')).webhook).toMatchObject({
       url: 'https://hooks.example.com/y',
     });
-    await store.replace(owner, 'a1', body('a1'));
+    await replace(owner, 'a1', body('a1'));
   });
 
   it('fires once per event whoever asks, holds the cooldown, and fires again after it', async () => {
-    const alert = await store.row(owner, 'a1');
+    const alert = await store.get(owner, 'a1');
     expect(await firing.fire(alert, event('e1'))).toBe('fired');
     expect(await firing.fire(alert, event('e1'))).toBe('duplicate');
     expect(await firing.fire(alert, event('e2'))).toBe('cooldown');
@@ -158,17 +165,17 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
       ['e2', 'cooldown'],
       ['e3', 'fired'],
     ]);
-    expect((await store.get(owner, 'a1')).trigger_count).toBe(2);
+    expect((await store.get(owner, 'a1')).triggerCount).toBe(2);
     // One delivery per method per firing.
     expect((await deliveriesOf('a1')).filter((d) => d.owner === 'k1')).toHaveLength(4);
   });
 
   it('matches events to enabled watchdog_event alerts only', async () => {
-    await store.create(
+    await create(
       owner,
       body('only-eth', { trigger: { type: 'watchdog_event', event_filter: { assets: ['ETH/USDT'] } } }),
     );
-    await store.create(owner, body('off', { enabled: false, trigger: { type: 'watchdog_event' } }));
+    await create(owner, body('off', { enabled: false, trigger: { type: 'watchdog_event' } }));
     await clock.advance(120_000);
     const fired = await firing.onWatchdogEvent(event('e4'));
     // a1 (owner k1) and a1 (owner k2) match; only-eth and the disabled one do not.
@@ -200,7 +207,7 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
     ]);
     const record = await store.deliveries(owner, 'a1');
     expect(
-      record.filter((r) => r.delivery_id === delivery!.id).map((r) => [r.attempt, r.status, r.response_code]),
+      record.filter((r) => r.deliveryId === delivery!.id).map((r) => [r.attempt, r.status, r.responseCode]),
     ).toEqual([
       [2, 'delivered', 200],
       [1, 'retry', 503],
@@ -230,7 +237,7 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
   });
 
   it('one attempt at a time; an attempt cut short by a dead worker is resumed by the recovery sweep', async () => {
-    const alert = await store.row(owner, 'a1');
+    const alert = await store.get(owner, 'a1');
     await clock.advance(120_000);
     expect(await firing.fire(alert, event('e-crash'))).toBe('fired');
     const [delivery] = (await deliveriesOf('a1')).filter((d) => d.owner === 'k1' && d.status === 'pending');
@@ -251,7 +258,7 @@ describe.each(drivers)('alerts engine on %s', (driver) => {
   });
 
   it('two jobs of one delivery that start together make one attempt', async () => {
-    const alert = await store.row(owner, 'a1');
+    const alert = await store.get(owner, 'a1');
     await clock.advance(120_000);
     expect(await firing.fire(alert, event('e-twice'))).toBe('fired');
     const pending = (await deliveriesOf('a1')).filter((d) => d.owner === 'k1' && d.status === 'pending');

@@ -1,15 +1,13 @@
 import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
-import type { DeliveryMethod } from './alert.schema.ts';
-import type { DeliveryRecord } from './alert.service.ts';
 import { AlertDeliveryMethodEnum } from './alert-types.graphql.ts';
-import type { TestSendResult } from './alerts.domain.ts';
+import type { AttemptStatus, DeliveryAttempt, TestSendResult } from './delivery/delivery.model.ts';
 
 /** The delivery record of an alert and the answer of a test-send. */
 
 const AttemptStatusEnum = builder.enumType('AlertAttemptStatus', {
   description: 'How one delivery attempt ended.',
-  values: enumValues({
+  values: enumValues<AttemptStatus>({
     delivered: 'The receiver accepted it.',
     retry:
       'It failed in a way worth retrying (a timeout, a 5xx, a 429); another attempt follows unless this was the last.',
@@ -17,40 +15,34 @@ const AttemptStatusEnum = builder.enumType('AlertAttemptStatus', {
   }),
 });
 
-export const DeliveryAttemptRef = builder.objectRef<DeliveryRecord>('AlertDeliveryAttempt').implement({
+export const DeliveryAttemptRef = builder.objectRef<DeliveryAttempt>('AlertDeliveryAttempt').implement({
   description:
     'One attempt to deliver an alert by one method (retries are further attempts of the same delivery).',
   fields: (t) => ({
     id: t.id({
       description: 'Stable id: `deliveryId:attempt`.',
-      resolve: (d) => `${d.delivery_id}:${d.attempt}`,
+      resolve: (d) => `${d.deliveryId}:${d.attempt}`,
     }),
-    deliveryId: t.string({
+    deliveryId: t.exposeString('deliveryId', {
       description: 'The delivery (one per method per firing; the X-Vigil-Delivery header of webhooks).',
-      resolve: (d) => d.delivery_id,
     }),
     attempt: t.exposeInt('attempt', { description: 'Attempt number, from 1.' }),
     method: t.field({
       type: AlertDeliveryMethodEnum,
       description: 'How it was sent.',
-      resolve: (d) => d.method as DeliveryMethod,
+      resolve: (d) => d.method,
     }),
-    status: t.field({
-      type: AttemptStatusEnum,
-      description: 'How it ended.',
-      resolve: (d) => d.status as 'delivered' | 'retry' | 'failed',
-    }),
-    responseCode: t.int({
+    status: t.field({ type: AttemptStatusEnum, description: 'How it ended.', resolve: (d) => d.status }),
+    responseCode: t.exposeInt('responseCode', {
       nullable: true,
       description: 'HTTP status (webhook, chat) or SMTP reply code; null when no answer came.',
-      resolve: (d) => d.response_code,
     }),
-    latencyMs: t.exposeInt('latency_ms', { description: 'Time the attempt took, in milliseconds.' }),
+    latencyMs: t.exposeInt('latencyMs', { description: 'Time the attempt took, in milliseconds.' }),
     error: t.exposeString('error', { nullable: true, description: 'Why it failed; null when delivered.' }),
     attemptedAt: t.field({
       type: 'DateTime',
       description: 'When it started.',
-      resolve: (d) => d.attempted_at,
+      resolve: (d) => d.attemptedAt,
     }),
   }),
 });
@@ -62,19 +54,15 @@ export const TestResultRef = builder.objectRef<TestSendResult>('AlertTestResult'
     method: t.field({
       type: AlertDeliveryMethodEnum,
       description: 'How it was sent.',
-      resolve: (r) => r.method as DeliveryMethod,
+      resolve: (r) => r.method,
     }),
-    deliveryId: t.string({
-      description: 'Its delivery id (in alertDeliveries).',
-      resolve: (r) => r.delivery_id,
-    }),
+    deliveryId: t.exposeString('deliveryId', { description: 'Its delivery id (in alertDeliveries).' }),
     status: t.field({ type: AttemptStatusEnum, description: 'How it ended.', resolve: (r) => r.status }),
-    responseCode: t.int({
+    responseCode: t.exposeInt('responseCode', {
       nullable: true,
       description: 'HTTP status or SMTP reply code; null when no answer came.',
-      resolve: (r) => r.response_code,
     }),
-    latencyMs: t.exposeInt('latency_ms', { description: 'Time it took, in milliseconds.' }),
+    latencyMs: t.exposeInt('latencyMs', { description: 'Time it took, in milliseconds.' }),
     error: t.exposeString('error', { nullable: true, description: 'Why it failed; null when delivered.' }),
   }),
 });

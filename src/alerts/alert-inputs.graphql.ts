@@ -8,7 +8,7 @@ import {
   DEFAULT_SMTP_PORT,
   MAX_COOLDOWN_SECONDS,
   MAX_LIST,
-} from './alert.schema.ts';
+} from './alert.model.ts';
 import {
   AlertDeliveryMethodEnum,
   AlertTriggerTypeEnum,
@@ -17,10 +17,10 @@ import {
 } from './alert-types.graphql.ts';
 
 /**
- * An alert as GraphQL clients write it: the wire alert (alert.schema.ts) in camelCase. The resolver
- * turns it into the wire shape and the one zod schema checks it, so a rule and its message (naming
- * the snake_case field) are the same on every surface. No default is declared here for the same
- * reason: the schema applies them.
+ * An alert as GraphQL clients write it: the wire alert (alert-input.wire.ts) in camelCase. The
+ * resolver turns it into the wire shape and the one zod schema checks it, so a rule and its message
+ * (naming the snake_case field) are the same on every surface. No default is declared here for the
+ * same reason: the schema applies them.
  *
  * Secrets (smtpPassword, botToken, authToken, signingSecret) are write-only. On update, a secret
  * left out keeps its stored value (no answer ever shows it, so a client cannot send it back), and

@@ -3,23 +3,33 @@ import { enumValues } from '../platform/graphql/enum-values.ts';
 import { WatchdogEventTypeEnum } from '../watchdogs/watchdog-events.graphql.ts';
 import { EventSeverityEnum, WatchdogNameEnum } from '../watchdogs/watchdogs.graphql.ts';
 import {
+  type Alert,
+  type AlertTrigger,
+  type ChatConfig,
   DEFAULT_CHECK_INTERVAL_SECONDS,
   DEFAULT_HYSTERESIS_PERCENT,
   DEFAULT_SMTP_PORT,
   type DeliveryMethod,
+  type EmailConfig,
+  type EventFilter,
+  hasSecret,
   type TriggerType,
-} from './alert.schema.ts';
-import type { AlertView } from './alert.view.ts';
+  type WebhookConfig,
+} from './alert.model.ts';
 
 /**
- * The alert as GraphQL returns it: the stored alert (AlertView) in camelCase. Secrets are never
- * readable: a config says only whether one is stored (`hasPassword`, `hasBotToken`, ...).
+ * The alert as GraphQL returns it: the stored alert (alert.model.ts). Secrets are never readable: a
+ * config says only whether one is stored (`hasPassword`, `hasBotToken`, ...).
  */
 
-type Json = Record<string, unknown>;
-const str = (o: Json, key: string) => (typeof o[key] === 'string' ? (o[key] as string) : null);
-const num = (o: Json, key: string) => (typeof o[key] === 'number' ? (o[key] as number) : null);
-const strings = (o: Json, key: string) => (Array.isArray(o[key]) ? (o[key] as string[]) : []);
+/** A method's configuration with the alert it belongs to (which knows the secrets that are set). */
+interface Configured<C> {
+  readonly config: C;
+  readonly alert: Alert;
+}
+
+const configured = <C>(alert: Alert, config: C | null): Configured<C> | null =>
+  config === null ? null : { config, alert };
 
 const TRIGGER_TYPE_DESCRIPTIONS: Readonly<Record<TriggerType, string>> = {
   watchdog_event: 'Fires on each watchdog event that passes `eventFilter`.',
@@ -58,133 +68,133 @@ export const WebhookMethodEnum = builder.enumType('AlertWebhookMethod', {
   values: enumValues({ POST: 'HTTP POST (the default).', PUT: 'HTTP PUT.' }),
 });
 
-const EventFilterRef = builder.objectRef<Json>('AlertEventFilter').implement({
+const EventFilterRef = builder.objectRef<EventFilter>('AlertEventFilter').implement({
   description:
     'Which watchdog events fire the alert: lists are AND-ed, values inside one list OR-ed; an empty list matches any. Value object: not normalised.',
   fields: (t) => ({
     eventTypes: t.field({
       type: [WatchdogEventTypeEnum],
       description: 'Event types (empty: any).',
-      resolve: (f) => strings(f, 'event_types') as never,
+      resolve: (f) => f.eventTypes,
     }),
     severities: t.field({
       type: [EventSeverityEnum],
       description: 'Severities (empty: any).',
-      resolve: (f) => strings(f, 'severities') as never,
+      resolve: (f) => f.severities,
     }),
     assets: t.stringList({
       description: 'Symbols as watched, upper case: AAPL, BTC/USDT (empty: any).',
-      resolve: (f) => strings(f, 'assets'),
+      resolve: (f) => f.assets,
     }),
     watchdogs: t.field({
       type: [WatchdogNameEnum],
       description: 'Emitting watchdogs (empty: any).',
-      resolve: (f) => strings(f, 'watchdogs') as never,
+      resolve: (f) => f.watchdogs,
     }),
   }),
 });
 
-const TriggerRef = builder.objectRef<Json>('AlertTrigger').implement({
+const TriggerRef = builder.objectRef<AlertTrigger>('AlertTrigger').implement({
   description:
     'What makes the alert fire; the fields of other trigger types are null. Value object: not normalised (it belongs to its alert).',
   fields: (t) => ({
     type: t.field({
       type: AlertTriggerTypeEnum,
       description: 'The kind of trigger.',
-      resolve: (g) => g.type as TriggerType,
+      resolve: (g) => g.type,
     }),
     eventFilter: t.field({
       type: EventFilterRef,
       nullable: true,
       description: 'WATCHDOG_EVENT: which events fire it.',
-      resolve: (g) => (g.event_filter as Json | undefined) ?? null,
+      resolve: (g) => (g.type === 'watchdog_event' ? g.eventFilter : null),
     }),
     symbol: t.string({
       nullable: true,
       description: 'PRICE_THRESHOLD, VOLUME_THRESHOLD: the symbol watched, upper case.',
-      resolve: (g) => str(g, 'symbol'),
+      resolve: (g) => (g.type === 'price_threshold' || g.type === 'volume_threshold' ? g.symbol : null),
     }),
     priceThreshold: t.float({
       nullable: true,
       description: "PRICE_THRESHOLD: the price, in the instrument's currency.",
-      resolve: (g) => num(g, 'price_threshold'),
+      resolve: (g) => (g.type === 'price_threshold' ? g.priceThreshold : null),
     }),
     direction: t.field({
       type: PriceDirectionEnum,
       nullable: true,
       description: 'PRICE_THRESHOLD: which way the price must cross it.',
-      resolve: (g) => (str(g, 'direction') as 'above' | 'below' | null) ?? null,
+      resolve: (g) => (g.type === 'price_threshold' ? g.direction : null),
     }),
     hysteresisPercent: t.float({
       nullable: true,
       description: `PRICE_THRESHOLD: percent of the threshold the price must move back before it can fire again (default ${DEFAULT_HYSTERESIS_PERCENT}).`,
-      resolve: (g) => num(g, 'hysteresis_percent'),
+      resolve: (g) => (g.type === 'price_threshold' ? g.hysteresisPercent : null),
     }),
     volumeThreshold: t.float({
       nullable: true,
       description: 'VOLUME_THRESHOLD: the volume, in units traded.',
-      resolve: (g) => num(g, 'volume_threshold'),
+      resolve: (g) => (g.type === 'volume_threshold' ? g.volumeThreshold : null),
     }),
     condition: t.string({
       nullable: true,
       description: 'CUSTOM_CONDITION: the FK-DSL statement.',
-      resolve: (g) => str(g, 'condition'),
+      resolve: (g) => (g.type === 'custom_condition' ? g.condition : null),
     }),
     checkIntervalSeconds: t.int({
       nullable: true,
       description: `CUSTOM_CONDITION: seconds between two checks (default ${DEFAULT_CHECK_INTERVAL_SECONDS}).`,
-      resolve: (g) => num(g, 'check_interval_seconds'),
+      resolve: (g) => (g.type === 'custom_condition' ? g.checkIntervalSeconds : null),
     }),
   }),
 });
 
-const EmailConfigRef = builder.objectRef<Json>('AlertEmailConfig').implement({
+const EmailConfigRef = builder.objectRef<Configured<EmailConfig>>('AlertEmailConfig').implement({
   description:
     'Email delivery. A field left out uses the server setting (SMTP_HOST, SMTP_PORT, ...). Value object: not normalised.',
   fields: (t) => ({
     smtpHost: t.string({
       nullable: true,
       description: 'SMTP server; null: SMTP_HOST.',
-      resolve: (c) => str(c, 'smtp_host'),
+      resolve: (c) => c.config.smtpHost ?? null,
     }),
     smtpPort: t.int({
       nullable: true,
       description: `SMTP port; null: ${DEFAULT_SMTP_PORT} with smtpHost, else SMTP_PORT.`,
-      resolve: (c) => num(c, 'smtp_port'),
+      resolve: (c) => c.config.smtpPort ?? null,
     }),
     smtpUser: t.string({
       nullable: true,
       description: 'SMTP login; null: none (or SMTP_USER).',
-      resolve: (c) => str(c, 'smtp_user'),
+      resolve: (c) => c.config.smtpUser ?? null,
     }),
     hasPassword: t.boolean({
       description: 'Whether an SMTP password is stored (the password itself is never returned).',
-      resolve: (c) => c.has_password === true,
+      resolve: (c) => hasSecret(c.alert, 'smtpPassword'),
     }),
     useTls: t.boolean({
       description:
         'True (default): STARTTLS, or implicit TLS on port 465; false: plain SMTP (a local relay).',
-      resolve: (c) => c.use_tls !== false,
+      resolve: (c) => c.config.useTls,
     }),
     fromEmail: t.string({
       nullable: true,
       description: 'Sender; null: SMTP_FROM_EMAIL.',
-      resolve: (c) => str(c, 'from_email'),
+      resolve: (c) => c.config.fromEmail ?? null,
     }),
-    toEmails: t.stringList({ description: 'Recipients.', resolve: (c) => strings(c, 'to_emails') }),
+    toEmails: t.stringList({ description: 'Recipients.', resolve: (c) => c.config.toEmails }),
   }),
 });
 
-const ChatConfigRef = builder.objectRef<Json>('AlertChatConfig').implement({
+const ChatConfigRef = builder.objectRef<Configured<ChatConfig>>('AlertChatConfig').implement({
   description: 'Chat delivery through the bot API. Value object: not normalised.',
   fields: (t) => ({
     chatIds: t.stringList({
       description: 'Chats that get the message.',
-      resolve: (c) => strings(c, 'chat_ids'),
+      resolve: (c) => c.config.chatIds,
     }),
     hasBotToken: t.boolean({
       description: 'Whether a bot token is stored (never returned); false: CHAT_BOT_TOKEN is used.',
-      resolve: (c) => c.has_bot_token === true,
+      resolve: (c) => hasSecret(c.alert, 'botToken'),
     }),
   }),
 });
@@ -197,45 +207,48 @@ const HeaderRef = builder.objectRef<{ name: string; value: string }>('AlertHttpH
   }),
 });
 
-const WebhookConfigRef = builder.objectRef<Json>('AlertWebhookConfig').implement({
+const WebhookConfigRef = builder.objectRef<Configured<WebhookConfig>>('AlertWebhookConfig').implement({
   description: 'Webhook delivery: a JSON body sent to `url`. Value object: not normalised.',
   fields: (t) => ({
-    url: t.string({ description: 'Target http(s) URL.', resolve: (c) => str(c, 'url') ?? '' }),
+    url: t.string({ description: 'Target http(s) URL.', resolve: (c) => c.config.url }),
     method: t.field({
       type: WebhookMethodEnum,
       description: 'HTTP method (default POST).',
-      resolve: (c) => (str(c, 'method') as 'POST' | 'PUT' | null) ?? 'POST',
+      resolve: (c) => c.config.method,
     }),
     headers: t.field({
       type: [HeaderRef],
       description: 'Custom headers sent with each request.',
-      resolve: (c) =>
-        Object.entries((c.headers as Record<string, string> | undefined) ?? {}).map(([name, value]) => ({
-          name,
-          value,
-        })),
+      resolve: (c) => Object.entries(c.config.headers).map(([name, value]) => ({ name, value })),
     }),
     hasAuthToken: t.boolean({
       description: 'Whether a bearer token is stored (sent as `Authorization: Bearer`; never returned).',
-      resolve: (c) => c.has_auth_token === true,
+      resolve: (c) => hasSecret(c.alert, 'authToken'),
     }),
     hasSigningSecret: t.boolean({
       description: 'Whether a signing secret is stored (it signs each body; never returned).',
-      resolve: (c) => c.has_signing_secret === true,
+      resolve: (c) => hasSecret(c.alert, 'signingSecret'),
     }),
   }),
 });
 
-export const AlertRef = builder.objectRef<AlertView>('Alert').implement({
+/** Another owner's alert (only admins list those): its owner is shown, and its id qualified by it. */
+const foreignOwner = (alert: Alert, viewerId: string): string | null =>
+  alert.owner === viewerId ? null : alert.owner;
+
+export const AlertRef = builder.objectRef<Alert>('Alert').implement({
   description:
     "An alert: a trigger, how it is delivered, and a cooldown. It belongs to whoever created it; other callers' alerts are NOT_FOUND.",
   fields: (t) => ({
     id: t.id({
       description:
         'Stable id for caches: `alertId`, or `owner/alertId` for an alert of another owner (admins see those).',
-      resolve: (a) => (a.owner ? `${a.owner}/${a.alert_id}` : a.alert_id),
+      resolve: (a, _args, ctx) => {
+        const owner = foreignOwner(a, ctx.viewer.principal.id);
+        return owner ? `${owner}/${a.id}` : a.id;
+      },
     }),
-    alertId: t.string({ description: 'The id its creator chose.', resolve: (a) => a.alert_id }),
+    alertId: t.string({ description: 'The id its creator chose.', resolve: (a) => a.id }),
     name: t.exposeString('name', { description: 'Name, 1 to 200 characters.' }),
     description: t.exposeString('description', { description: 'What it is for (may be empty).' }),
     enabled: t.exposeBoolean('enabled', { description: 'False: it never fires (a test-send still works).' }),
@@ -243,51 +256,50 @@ export const AlertRef = builder.objectRef<AlertView>('Alert').implement({
     deliveryMethods: t.field({
       type: [AlertDeliveryMethodEnum],
       description: 'Each is used, concurrently, when it fires.',
-      resolve: (a) => a.delivery_methods,
+      resolve: (a) => a.deliveryMethods,
     }),
     emailConfig: t.field({
       type: EmailConfigRef,
       nullable: true,
       description: 'Email settings; null when none are stored.',
-      resolve: (a) => a.email_config,
+      resolve: (a) => configured(a, a.email),
     }),
     chatConfig: t.field({
       type: ChatConfigRef,
       nullable: true,
       description: 'Chat settings; null when none are stored.',
-      resolve: (a) => a.chat_config,
+      resolve: (a) => configured(a, a.chat),
     }),
     webhookConfig: t.field({
       type: WebhookConfigRef,
       nullable: true,
       description: 'Webhook settings; null when none are stored.',
-      resolve: (a) => a.webhook_config,
+      resolve: (a) => configured(a, a.webhook),
     }),
-    cooldownSeconds: t.int({
+    cooldownSeconds: t.exposeInt('cooldownSeconds', {
       description: 'Seconds after firing during which it does not fire again.',
-      resolve: (a) => a.cooldown_seconds,
     }),
     createdAt: t.field({
       type: 'DateTime',
       description: 'When it was created.',
-      resolve: (a) => a.created_at,
+      resolve: (a) => a.createdAt,
     }),
     updatedAt: t.field({
       type: 'DateTime',
       description: 'When it was last changed.',
-      resolve: (a) => a.updated_at,
+      resolve: (a) => a.updatedAt,
     }),
     lastTriggered: t.field({
       type: 'DateTime',
       nullable: true,
       description: 'When it last fired; null if never.',
-      resolve: (a) => a.last_triggered,
+      resolve: (a) => a.lastTriggered,
     }),
-    triggerCount: t.int({ description: 'Times it fired.', resolve: (a) => a.trigger_count }),
+    triggerCount: t.exposeInt('triggerCount', { description: 'Times it fired.' }),
     owner: t.string({
       nullable: true,
       description: "Its owner's principal id, shown to admins for other owners' alerts; null otherwise.",
-      resolve: (a) => a.owner ?? null,
+      resolve: (a, _args, ctx) => foreignOwner(a, ctx.viewer.principal.id),
     }),
   }),
 });

@@ -1,20 +1,21 @@
 import { join } from 'node:path';
+import type { FkDslService } from '../fk-dsl/fk-dsl.service.ts';
 import type { MarketDataService } from '../market-data/market-data.service.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import { eventWire } from '../watchdogs/dashboard.wire.ts';
 import { ANY_EVENT } from '../watchdogs/event-filter.ts';
 import type { WatchdogsApi } from '../watchdogs/watchdogs-api.ts';
 import { AlertService } from './alert.service.ts';
 import { AlertsDomain } from './alerts.domain.ts';
-import { ConditionEvaluator, type ConditionPort } from './conditions.ts';
-import { createDeliverer } from './deliverer.ts';
+import { ConditionEvaluator } from './conditions.ts';
+import { createDeliverer } from './delivery/deliverer.ts';
+import { DeliveryRunner } from './delivery/delivery.runner.ts';
 import { PinnedConnections } from './delivery/pinned-http.ts';
 import { parseAllowedHosts } from './delivery/ssrf.ts';
-import { DeliveryRunner } from './delivery.runner.ts';
-import { type AlertEvent, AlertFiring } from './firing.ts';
+import { AlertFiring } from './firing.ts';
+import { fkDslConditions } from './fk-dsl-conditions.ts';
 import { keyFromFile, parseSecretsKey, SecretBox } from './secrets.ts';
 import { ThresholdEvaluator } from './thresholds.ts';
 
@@ -46,8 +47,8 @@ export interface AlertsFactoryDeps {
   readonly watchdogs: Pick<WatchdogsApi, 'subscribe'>;
   /** Quotes for price and volume thresholds. */
   readonly marketData: MarketDataService;
-  /** The FK-DSL, for custom conditions. */
-  readonly conditions: ConditionPort;
+  /** Custom conditions: one FK-DSL SCAN each (fk-dsl-conditions.ts). */
+  readonly fkDsl: Pick<FkDslService, 'compile' | 'execute'>;
 }
 
 /** The key that seals alert secrets: SECRETS_KEY, else (embedded database only) a generated key file. */
@@ -59,16 +60,17 @@ export function secretsKeyFor(config: AlertsConfig): Buffer | undefined {
 
 export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
   const logger = deps.logger.child({ component: 'alerts' });
-  const { config } = deps;
+  const { config, database, jobs, clock } = deps;
+  const conditions = fkDslConditions(deps.fkDsl, deps.marketData);
   const store = new AlertService({
-    db: deps.database.db,
-    clock: deps.clock,
+    db: database.db,
+    clock,
     logger,
     secrets: new SecretBox(secretsKeyFor(config)),
-    conditions: deps.conditions,
+    conditions,
   });
   const connections = new PinnedConnections();
-  const deliver = createDeliverer(store, {
+  const deliver = createDeliverer((alert) => store.secretsOf(alert), {
     smtp: config.smtp,
     chat: config.chat,
     options: {
@@ -77,42 +79,29 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
       connections,
     },
   });
-  const firing = new AlertFiring({ database: deps.database, jobs: deps.jobs, clock: deps.clock, logger });
+  const firing = new AlertFiring({ database, jobs, clock, logger });
   const runner = new DeliveryRunner({
-    database: deps.database,
-    jobs: deps.jobs,
-    clock: deps.clock,
+    database,
+    jobs,
+    clock,
     logger,
-    alerts: store,
     deliver,
     maxAttempts: config.alerts.maxAttempts,
     attemptTimeoutMs: config.alerts.timeoutMs,
   });
+  const db = database.db;
   return new AlertsDomain({
-    database: deps.database,
-    jobs: deps.jobs,
-    clock: deps.clock,
+    database,
+    jobs,
+    clock,
     logger,
     store,
     firing,
     runner,
     deliver,
     connections,
-    thresholds: new ThresholdEvaluator({
-      db: deps.database.db,
-      clock: deps.clock,
-      logger,
-      marketData: deps.marketData,
-      firing,
-    }),
-    conditions: new ConditionEvaluator({
-      db: deps.database.db,
-      clock: deps.clock,
-      logger,
-      port: deps.conditions,
-      firing,
-    }),
-    events: (listener) =>
-      deps.watchdogs.subscribe(ANY_EVENT, (event) => listener(eventWire(event) as unknown as AlertEvent)),
+    thresholds: new ThresholdEvaluator({ db, clock, logger, marketData: deps.marketData, firing }),
+    conditions: new ConditionEvaluator({ db, clock, logger, port: conditions, firing }),
+    events: (listener) => deps.watchdogs.subscribe(ANY_EVENT, listener),
   });
 }

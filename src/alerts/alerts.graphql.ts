@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { DeliveryAttemptRef, TestSendRef } from './alert-deliveries.graphql.ts';
+import { parseAlertInput } from './alert-input.wire.ts';
 import { AlertInput } from './alert-inputs.graphql.ts';
 import { AlertRef } from './alert-types.graphql.ts';
 import { alertsDeps } from './alerts.deps.ts';
@@ -9,8 +10,8 @@ import { wireOfAlertInput } from './alerts.wire.ts';
 /**
  * Alerts: queries and mutations, each as the caller's principal (an alert belongs to whoever
  * created it; anyone else's is NOT_FOUND, as an unknown id is). Inputs are turned into the wire
- * alert and checked by the store's one schema: a bad field is INVALID_ARGUMENTS with
- * `details.issues` naming it in snake_case (`email_config.to_emails.0`).
+ * alert and read into the model by the one schema (alert-input.wire.ts): a bad field is
+ * INVALID_ARGUMENTS with `details.issues` naming it in snake_case (`email_config.to_emails.0`).
  */
 
 export const MAX_DELIVERY_LIMIT = 1_000;
@@ -69,10 +70,7 @@ builder.mutationField('createAlert', (t) =>
       'Creates an alert owned by the caller. An `alertId` the caller already uses is BAD_USER_INPUT naming `alert_id`; an invalid field is INVALID_ARGUMENTS.',
     args: { input: t.arg({ type: AlertInput, required: true, description: 'The alert.' }) },
     resolve: (_root, { input }, ctx) =>
-      alertsDeps(ctx).alerts.store.create(
-        ctx.viewer.principal,
-        wireOfAlertInput(input as Record<string, unknown>),
-      ),
+      alertsDeps(ctx).alerts.store.create(ctx.viewer.principal, parseAlertInput(wireOfAlertInput(input))),
   }),
 );
 
@@ -86,10 +84,10 @@ builder.mutationField('updateAlert', (t) =>
       input: t.arg({ type: AlertInput, required: true, description: 'The whole alert.' }),
     },
     resolve: (_root, { id, input }, ctx) => {
-      const wire = wireOfAlertInput(input as Record<string, unknown>);
+      const wire = wireOfAlertInput(input);
       // Absent and null both mean "the id of the path", as a REST body without alert_id does.
-      if (wire.alert_id == null) delete wire.alert_id;
-      return alertsDeps(ctx).alerts.store.replace(ctx.viewer.principal, id, wire);
+      const definition = parseAlertInput({ ...wire, alert_id: wire.alert_id ?? id });
+      return alertsDeps(ctx).alerts.store.replace(ctx.viewer.principal, id, definition);
     },
   }),
 );

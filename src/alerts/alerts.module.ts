@@ -7,7 +7,7 @@ import * as alertsGraphql from './alerts.graphql.ts';
 import { alertsRoutes } from './alerts.routes.ts';
 import * as alertsTables from './alerts.sql.ts';
 import { alertsTools } from './alerts.tools.ts';
-import { deliverJob, evaluateJob } from './delivery.jobs.ts';
+import { deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
 /**

@@ -4,6 +4,7 @@ import type { RouteContext, RouteHandler } from '../platform/http/http-routes.ts
 import { errorResponse, json } from '../platform/http/responses.ts';
 import type { HostInfo, ModuleRoute } from '../platform/module.ts';
 import { type RouteOperation, runRouteOperation } from '../platform/rest/operation-route.ts';
+import { checkedWireAlert } from './alert-input.wire.ts';
 import {
   ALERT_DELIVERIES,
   CREATE_ALERT,
@@ -16,7 +17,7 @@ import {
   TEST_ALERT,
 } from './alerts.documents.ts';
 import { MAX_DELIVERY_LIMIT } from './alerts.graphql.ts';
-import { alertVariables, alertWire, attemptWire, checkedWireAlert } from './alerts.wire.ts';
+import { alertVariables, alertWire, attemptWire } from './alerts.wire.ts';
 
 /**
  * The alerts' HTTP routes, at the paths existing clients call (/api/alerts...). Each runs a GraphQL
@@ -24,6 +25,10 @@ import { alertVariables, alertWire, attemptWire, checkedWireAlert } from './aler
  * error codes as `/graphql`) and maps its data to the snake_case wire. Errors are the REST error
  * body with the status of their code: 422 with `details.issues` for an invalid alert, 400 naming
  * the field for a duplicate or mismatched id, 404 for an alert that is unknown or someone else's.
+ *
+ * A body is checked by the alert's schema before it becomes variables, so that a value of the wrong
+ * type is refused as the wire names it (GraphQL would name a camelCase variable); the mutation
+ * checks it again, whole, with the rules that need the database or the FK-DSL.
  */
 
 type Json = Record<string, unknown>;

@@ -9,15 +9,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { DeliveryMethod } from './alert.schema.ts';
-
-/** What a client wrote, minus the secrets (kept sealed in `secrets`, see secrets.ts). */
-export interface StoredAlertConfig {
-  readonly trigger: Record<string, unknown>;
-  readonly email_config: Record<string, unknown> | null;
-  readonly chat_config: Record<string, unknown> | null;
-  readonly webhook_config: Record<string, unknown> | null;
-}
+import type { DeliveryMethod } from './alert.model.ts';
+import type { StoredAlertConfig } from './alert-config.wire.ts';
+import type { StoredAlertEvent } from './alert-event.wire.ts';
 
 /**
  * Alerts, owned by the principal that created them. The id is the client's (`alert_id`), unique
@@ -38,7 +32,7 @@ export const alerts = pgTable(
     cooldownSeconds: integer('cooldown_seconds').notNull(),
     /** AES-256-GCM sealed JSON of the write-only fields; null when there are none. */
     secrets: text('secrets'),
-    /** Which secrets are set, so answers can say `has_password` without opening them. */
+    /** Which secrets are set (by their sealed names), so answers can say `has_password` without opening them. */
     secretFields: jsonb('secret_fields').$type<string[]>().notNull(),
     /** For threshold triggers: whether the condition must clear before it can fire again. */
     armed: boolean('armed').notNull().default(true),
@@ -53,6 +47,8 @@ export const alerts = pgTable(
   ],
 );
 
+export type FiringStatus = 'fired' | 'cooldown' | 'test';
+
 /**
  * One row per (alert, event) that matched: the unique index is what makes an event fire an alert
  * once however many instances heard it. `status` says whether it fired or the cooldown held it.
@@ -64,9 +60,9 @@ export const alertFirings = pgTable(
     owner: text('owner').notNull(),
     alertId: text('alert_id').notNull(),
     eventId: text('event_id').notNull(),
-    status: text('status').$type<'fired' | 'cooldown' | 'test'>().notNull(),
-    /** The event as delivered (the dashboard wire shape). */
-    event: jsonb('event').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<FiringStatus>().notNull(),
+    /** The event as delivered (the dashboard wire shape, see alert-event.wire.ts). */
+    event: jsonb('event').$type<StoredAlertEvent>().notNull(),
     firedAt: timestamp('fired_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
@@ -101,6 +97,9 @@ export const alertDeliveries = pgTable(
   ],
 );
 
+/** How one attempt ended: delivered, worth another attempt, or failed for good. */
+export type AttemptStatus = 'delivered' | 'retry' | 'failed';
+
 /** The delivery record: one row per attempt. */
 export const alertDeliveryAttempts = pgTable(
   'alert_delivery_attempts',
@@ -110,7 +109,7 @@ export const alertDeliveryAttempts = pgTable(
     owner: text('owner').notNull(),
     alertId: text('alert_id').notNull(),
     method: text('method').$type<DeliveryMethod>().notNull(),
-    status: text('status').$type<'delivered' | 'retry' | 'failed'>().notNull(),
+    status: text('status').$type<AttemptStatus>().notNull(),
     responseCode: integer('response_code'),
     latencyMs: integer('latency_ms').notNull(),
     error: text('error'),

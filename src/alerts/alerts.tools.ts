@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolArgument, ToolDefinition } from '../platform/operations/tool.ts';
-import { alertIdSchema, alertInputSchema, DELIVERY_METHODS, TRIGGER_TYPES } from './alert.schema.ts';
+import { DELIVERY_METHODS, TRIGGER_TYPES } from './alert.model.ts';
+import { alertIdSchema, alertInputSchema } from './alert-input.wire.ts';
 import {
   ALERT_DELIVERIES,
   CREATE_ALERT,

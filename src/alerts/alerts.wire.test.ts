@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidAlertError } from './alert.service.ts';
-import {
-  alertInputOfWire,
-  alertVariables,
-  alertWire,
-  checkedWireAlert,
-  wireOfAlertInput,
-} from './alerts.wire.ts';
+import { checkedWireAlert } from './alert-input.wire.ts';
+import { InvalidAlertError } from './alerts.errors.ts';
+import { alertInputOfWire, alertVariables, alertWire, wireOfAlertInput } from './alerts.wire.ts';
 
 const wire = {
   alert_id: 'a-1',

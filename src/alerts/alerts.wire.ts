@@ -5,15 +5,9 @@
  * stored one, remove it).
  */
 import { enumName, fromEnumName } from '../platform/graphql/enum-values.ts';
-import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/detectors/types.ts';
-import {
-  type AlertInput,
-  alertInputSchema,
-  DELIVERY_METHODS,
-  issuesOf,
-  TRIGGER_TYPES,
-} from './alert.schema.ts';
-import { InvalidAlertError } from './alert.service.ts';
+import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/watchdog-event.ts';
+import { DELIVERY_METHODS, PRICE_DIRECTIONS, TRIGGER_TYPES } from './alert.model.ts';
+import { InvalidAlertError } from './alerts.errors.ts';
 
 type Json = Record<string, unknown>;
 
@@ -68,17 +62,6 @@ export function triggerInputOfWire(trigger: unknown): unknown {
       });
     }
   });
-}
-
-/**
- * A wire alert checked by the store's schema before it becomes variables, so that a value of the
- * wrong type is refused as the wire names it (GraphQL would name a camelCase variable); the
- * mutation checks it again, whole, with the rules that need the database or the FK-DSL.
- */
-export function checkedWireAlert(body: unknown): AlertInput {
-  const parsed = alertInputSchema.safeParse(body);
-  if (!parsed.success) throw new InvalidAlertError(issuesOf(parsed.error));
-  return parsed.data;
 }
 
 /** The variables of the alert documents (alerts.documents.ts): wire names, GraphQL values. */
@@ -145,7 +128,7 @@ const fromMethod = fromEnumName(DELIVERY_METHODS);
 const fromEventType = fromEnumName(EVENT_TYPES);
 const fromSeverity = fromEnumName(SEVERITIES);
 const fromWatchdog = fromEnumName(WATCHDOG_NAMES);
-const fromDirection = fromEnumName(['above', 'below'] as const);
+const fromDirection = fromEnumName(PRICE_DIRECTIONS);
 const lower = (name: string) => name.toLowerCase();
 
 /** Snake keys of an object, dropping the null ones (a trigger has only its own type's fields). */

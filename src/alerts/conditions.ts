@@ -2,19 +2,16 @@
  * Custom conditions: an FK-DSL `SCAN ... WHERE ...` statement, evaluated every
  * `check_interval_seconds`. The condition holds when the scan matches at least one instrument; the
  * alert fires when it starts to hold (armed), with the matches in the event's data, and re-arms
- * once a check finds no match. The FK-DSL itself is reached through this port (the composition
- * root wires it), so alerts import nothing of it.
+ * once a check finds no match. The FK-DSL itself is reached through this port (fk-dsl-conditions.ts
+ * implements it on the FK-DSL service).
  */
-import { and, eq } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import type { AlertTrigger } from './alert.schema.ts';
-import type { AlertRow } from './alert.view.ts';
-import { alerts } from './alerts.sql.ts';
-import type { AlertEvent, AlertFiring } from './firing.ts';
-
-type CustomTrigger = Extract<AlertTrigger, { type: 'custom_condition' }>;
+import type { Alert, CustomConditionTrigger } from './alert.model.ts';
+import type { AlertEvent } from './alert-event.model.ts';
+import { enabledAlertsByTrigger, setAlertArmed } from './alerts.repository.ts';
+import type { AlertFiring } from './firing.ts';
 
 export interface ConditionMatch {
   readonly symbol: string;
@@ -30,9 +27,32 @@ export interface ConditionPort {
 }
 
 /** Whether a condition alert is due at `now`: on the minutes its interval divides. */
-export function conditionDue(trigger: CustomTrigger, now: Date): boolean {
-  const minutes = Math.max(1, Math.round(trigger.check_interval_seconds / 60));
+export function conditionDue(trigger: CustomConditionTrigger, now: Date): boolean {
+  const minutes = Math.max(1, Math.round(trigger.checkIntervalSeconds / 60));
   return Math.floor(now.getTime() / 60_000) % minutes === 0;
+}
+
+/** The event of a condition that started to hold: one per alert per minute. */
+export function conditionEvent(
+  trigger: CustomConditionTrigger,
+  found: readonly ConditionMatch[],
+  now: Date,
+): AlertEvent {
+  const only = found.length === 1 ? found[0] : undefined;
+  return {
+    id: `custom_condition:${Math.floor(now.getTime() / 60_000)}`,
+    type: 'custom_condition',
+    severity: 'medium',
+    description: `${trigger.condition} matches ${found.map((m) => m.symbol).join(', ')}`,
+    asset: only ? { symbol: only.symbol, assetType: only.assetType } : null,
+    occurredAt: now,
+    watchdog: null,
+    data: {
+      condition: trigger.condition,
+      matches: found.map((m) => ({ symbol: m.symbol, values: m.values })),
+    },
+    sample: false,
+  };
 }
 
 export interface ConditionOptions {
@@ -52,14 +72,11 @@ export class ConditionEvaluator {
 
   async evaluate(): Promise<number> {
     const now = this.#o.clock.now();
-    const rows = await this.#o.db
-      .select()
-      .from(alerts)
-      .where(and(eq(alerts.enabled, true), eq(alerts.triggerType, 'custom_condition')));
+    const alerts = await enabledAlertsByTrigger(this.#o.db, ['custom_condition']);
     let fired = 0;
-    for (const alert of rows) {
-      const trigger = alert.config.trigger as unknown as CustomTrigger;
-      if (!conditionDue(trigger, now)) continue;
+    for (const alert of alerts) {
+      const { trigger } = alert;
+      if (trigger.type !== 'custom_condition' || !conditionDue(trigger, now)) continue;
       try {
         if (await this.#one(alert, trigger, now)) fired++;
       } catch (error) {
@@ -69,32 +86,12 @@ export class ConditionEvaluator {
     return fired;
   }
 
-  async #one(alert: AlertRow, trigger: CustomTrigger, now: Date): Promise<boolean> {
+  async #one(alert: Alert, trigger: CustomConditionTrigger, now: Date): Promise<boolean> {
     const found = await this.#o.port.matches(trigger.condition, alert.owner);
     const holds = found.length > 0;
     const armed = !holds;
-    if (armed !== alert.armed) {
-      await this.#o.db
-        .update(alerts)
-        .set({ armed })
-        .where(and(eq(alerts.owner, alert.owner), eq(alerts.id, alert.id)));
-    }
+    if (armed !== alert.armed) await setAlertArmed(this.#o.db, alert, armed);
     if (!holds || !alert.armed) return false;
-    const first = found[0]!;
-    const event: AlertEvent = {
-      event_id: `custom_condition:${Math.floor(now.getTime() / 60_000)}`,
-      type: 'custom_condition',
-      severity: 'medium',
-      description: `${trigger.condition} matches ${found.map((m) => m.symbol).join(', ')}`,
-      asset: found.length === 1 ? { symbol: first.symbol, asset_type: first.assetType } : null,
-      timestamp: now.toISOString(),
-      watchdog: null,
-      data: {
-        condition: trigger.condition,
-        matches: found.map((m) => ({ symbol: m.symbol, values: m.values })),
-      },
-      metadata: {},
-    };
-    return (await this.#o.firing.fire(alert, event)) === 'fired';
+    return (await this.#o.firing.fire(alert, conditionEvent(trigger, found, now))) === 'fired';
   }
 }

@@ -1,13 +1,17 @@
 /**
- * The statement at the heart of firing (see firing.ts): for every matched alert, in one statement,
- * the (alert, event) firing row is inserted (only the first instance to try gets it), the cooldown
- * taken where it has passed, and one pending delivery stored per method of each alert that fired.
- * Its text is the same however many alerts match (each list is one array parameter).
+ * The firings' statements. At the heart of firing (see firing.ts), for every matched alert, in one
+ * statement: the (alert, event) firing row is inserted (only the first instance to try gets it),
+ * the cooldown taken where it has passed, and one pending delivery stored per method of each alert
+ * that fired. Its text is the same however many alerts match (each list is one array parameter).
+ * A firing keeps its event as delivered (alert-event.wire.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../platform/db/database.ts';
 import { queryRows } from '../platform/db/raw.ts';
+import type { AlertKey } from './alert.model.ts';
+import type { AlertEvent } from './alert-event.model.ts';
+import { alertEventWire } from './alert-event.wire.ts';
 import { alertDeliveries, alertFirings, alerts } from './alerts.sql.ts';
 
 /** One firing this instance inserted. */
@@ -23,8 +27,8 @@ export interface ClaimedFiring {
 
 export async function claimFirings(
   tx: Executor,
-  matched: ReadonlyArray<{ readonly owner: string; readonly id: string }>,
-  event: { readonly event_id: string },
+  matched: readonly AlertKey[],
+  event: AlertEvent,
   now: Date,
 ): Promise<ClaimedFiring[]> {
   const at = now.toISOString();
@@ -45,7 +49,7 @@ export async function claimFirings(
       ) as m(owner, alert_id, firing_id)
     ), f as (
       insert into ${alertFirings} (id, owner, alert_id, event_id, status, event, fired_at)
-      select firing_id, owner, alert_id, ${event.event_id}, 'fired', ${JSON.stringify(event)}::jsonb, ${at}::timestamptz
+      select firing_id, owner, alert_id, ${event.id}, 'fired', ${JSON.stringify(alertEventWire(event))}::jsonb, ${at}::timestamptz
       from m
       on conflict do nothing
       returning id, owner, alert_id
@@ -73,4 +77,29 @@ export async function claimFirings(
     taken: r.taken,
     deliveryIds: typeof r.deliveries === 'string' ? (JSON.parse(r.deliveries) as string[]) : r.deliveries,
   }));
+}
+
+/** Marks firings the cooldown held (their alert did not fire). */
+export async function markFiringsCooling(db: Executor, firingIds: readonly string[]): Promise<void> {
+  if (firingIds.length === 0) return;
+  await db
+    .update(alertFirings)
+    .set({ status: 'cooldown' })
+    .where(inArray(alertFirings.id, [...firingIds]));
+}
+
+/** The firing of a test-send: its sample event, delivered whatever the alert's state. */
+export async function insertTestFiring(
+  db: Executor,
+  firing: { readonly id: string; readonly alert: AlertKey; readonly event: AlertEvent; readonly at: Date },
+): Promise<void> {
+  await db.insert(alertFirings).values({
+    id: firing.id,
+    owner: firing.alert.owner,
+    alertId: firing.alert.id,
+    eventId: firing.event.id,
+    status: 'test',
+    event: alertEventWire(firing.event),
+    firedAt: firing.at,
+  });
 }

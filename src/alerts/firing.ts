@@ -8,31 +8,16 @@
  *   3. one delivery per method is stored, and one delivery job per delivery is enqueued.
  * The cooldown lives in the alert's row, so it holds across restarts and instances.
  */
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import type { EventFilterInput } from './alert.schema.ts';
-import type { AlertRow } from './alert.view.ts';
-import { alertFirings, alerts } from './alerts.sql.ts';
-import { deliverJob } from './delivery.jobs.ts';
-import { claimFirings } from './firing.repository.ts';
-import { type MatchableEvent, matchesFilter } from './matcher.ts';
-
-/** An event as alerts deliver it: the dashboard event shape (the watchdog is null for threshold triggers). */
-export interface AlertEvent extends MatchableEvent {
-  readonly event_id: string;
-  readonly description: string;
-  readonly timestamp: string;
-  readonly asset: {
-    readonly symbol: string;
-    readonly asset_type: string;
-    readonly [k: string]: unknown;
-  } | null;
-  readonly data: unknown;
-  readonly [k: string]: unknown;
-}
+import type { Alert, AlertKey } from './alert.model.ts';
+import type { AlertEvent } from './alert-event.model.ts';
+import { enabledAlertsByTrigger } from './alerts.repository.ts';
+import { deliverJob } from './delivery/delivery.jobs.ts';
+import { claimFirings, markFiringsCooling } from './firing.repository.ts';
+import { matchesFilter } from './matcher.ts';
 
 export interface FiringOptions {
   readonly database: DatabaseHandle;
@@ -56,47 +41,35 @@ export class AlertFiring {
    * step, however many alerts match.
    */
   async onWatchdogEvent(event: AlertEvent): Promise<number> {
-    const candidates = await this.#o.database.db
-      .select()
-      .from(alerts)
-      .where(and(eq(alerts.enabled, true), eq(alerts.triggerType, 'watchdog_event')));
-    const occurred = Date.parse(event.timestamp);
-    // An alert watches what happens from its creation on, not events that were already under way.
-    const matched = candidates.filter(
-      (alert) =>
-        occurred >= alert.createdAt.getTime() &&
-        matchesFilter((alert.config.trigger as { event_filter: EventFilterInput }).event_filter, event),
-    );
+    const candidates = await enabledAlertsByTrigger(this.#o.database.db, ['watchdog_event']);
+    const matched = candidates.filter((alert) => watches(alert, event));
     if (matched.length === 0) return 0;
     try {
       const outcomes = await this.fireAll(matched, event);
       return [...outcomes.values()].filter((o) => o === 'fired').length;
     } catch (error) {
-      this.#o.logger.warn(
-        { err: error, eventId: event.event_id, alerts: matched.length },
-        'alerts could not fire',
-      );
+      this.#o.logger.warn({ err: error, eventId: event.id, alerts: matched.length }, 'alerts could not fire');
       return 0;
     }
   }
 
   /** Fires `alert` for `event` (see the file comment); returns what happened. */
-  async fire(alert: AlertRow, event: AlertEvent): Promise<FireOutcome> {
+  async fire(alert: AlertKey, event: AlertEvent): Promise<FireOutcome> {
     return (await this.fireAll([alert], event)).get(keyOf(alert)) ?? 'duplicate';
   }
 
   /** Fires each alert for `event` in one transaction; the outcome per alert (`owner\0id`). */
-  async fireAll(matched: readonly AlertRow[], event: AlertEvent): Promise<Map<string, FireOutcome>> {
+  async fireAll(matched: readonly AlertKey[], event: AlertEvent): Promise<Map<string, FireOutcome>> {
     const now = this.#o.clock.now();
     let enqueued = 0;
     const outcomes = await this.#o.database.db.transaction(async (tx) => {
       const outcomes = new Map<string, FireOutcome>(matched.map((a) => [keyOf(a), 'duplicate']));
       // Steps 1-3 but the jobs: one statement (firing.repository.ts).
       const claimed = await claimFirings(tx, matched, event, now);
-      const cooling = claimed.filter((c) => !c.taken).map((c) => c.firingId);
-      if (cooling.length > 0) {
-        await tx.update(alertFirings).set({ status: 'cooldown' }).where(inArray(alertFirings.id, cooling));
-      }
+      await markFiringsCooling(
+        tx,
+        claimed.filter((c) => !c.taken).map((c) => c.firingId),
+      );
       const deliveryIds = claimed.flatMap((c) => c.deliveryIds);
       if (deliveryIds.length > 0) {
         await this.#o.jobs.sendMany(
@@ -116,6 +89,18 @@ export class AlertFiring {
   }
 }
 
-function keyOf(alert: { readonly owner: string; readonly id: string }): string {
+/**
+ * Whether a `watchdog_event` alert watches `event`: its filter passes it, and the alert existed
+ * when it occurred (an alert watches what happens from its creation on, not events already under way).
+ */
+function watches(alert: Alert, event: AlertEvent): boolean {
+  return (
+    alert.trigger.type === 'watchdog_event' &&
+    event.occurredAt.getTime() >= alert.createdAt.getTime() &&
+    matchesFilter(alert.trigger.eventFilter, event)
+  );
+}
+
+function keyOf(alert: AlertKey): string {
   return `${alert.owner}\u0000${alert.id}`;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { EventFilterInput } from './alert.schema.ts';
-import { matchesFilter } from './matcher.ts';
+import type { EventFilter } from './alert.model.ts';
+import { type MatchableEvent, matchesFilter } from './matcher.ts';
 
-const any: EventFilterInput = { event_types: [], severities: [], assets: [], watchdogs: [] };
-const event = {
+const any: EventFilter = { eventTypes: [], severities: [], assets: [], watchdogs: [] };
+const event: MatchableEvent = {
   type: 'price_anomaly',
   severity: 'high',
   watchdog: 'price_anomaly',
@@ -18,11 +18,11 @@ describe('matchesFilter', () => {
   it('ORs the values of one field and ANDs the fields', () => {
     expect(matchesFilter({ ...any, severities: ['critical', 'high'] }, event)).toBe(true);
     expect(matchesFilter({ ...any, severities: ['critical'] }, event)).toBe(false);
-    expect(matchesFilter({ ...any, severities: ['high'], event_types: ['flash_crash'] }, event)).toBe(false);
+    expect(matchesFilter({ ...any, severities: ['high'], eventTypes: ['flash_crash'] }, event)).toBe(false);
     expect(
       matchesFilter(
         {
-          event_types: ['price_anomaly'],
+          eventTypes: ['price_anomaly'],
           severities: ['high'],
           assets: ['MSFT', 'AAPL'],
           watchdogs: ['price_anomaly'],
@@ -40,5 +40,11 @@ describe('matchesFilter', () => {
 
   it('does not match a watchdog filter for an event without a watchdog (a price threshold)', () => {
     expect(matchesFilter({ ...any, watchdogs: ['price_anomaly'] }, { ...event, watchdog: null })).toBe(false);
+  });
+
+  it('does not match an event-type filter for the alerts’ own events', () => {
+    const crossing: MatchableEvent = { ...event, type: 'price_threshold', watchdog: null };
+    expect(matchesFilter({ ...any, eventTypes: ['price_anomaly'] }, crossing)).toBe(false);
+    expect(matchesFilter(any, crossing)).toBe(true);
   });
 });

@@ -1,26 +1,19 @@
 /**
- * Does a watchdog event match an alert's `watchdog_event` trigger? Fields are AND-ed, the values of
- * one list OR-ed, and an empty list means any. As on the dashboard, an event about no asset (an
- * exchange outage) passes an asset filter: an outage concerns every asset traded there.
+ * Does an event match an alert's `watchdog_event` filter? Fields are AND-ed, the values of one list
+ * OR-ed, and an empty list means any. As on the dashboard, an event about no asset (an exchange
+ * outage) passes an asset filter: an outage concerns every asset traded there.
  */
-import type { EventFilterInput } from './alert.schema.ts';
+import type { EventFilter } from './alert.model.ts';
+import type { AlertEvent } from './alert-event.model.ts';
 
-export interface MatchableEvent {
-  readonly type: string;
-  readonly severity: string;
-  readonly watchdog: string | null;
+export type MatchableEvent = Pick<AlertEvent, 'type' | 'severity' | 'watchdog'> & {
   readonly asset: { readonly symbol: string } | null;
-}
+};
 
-export function matchesFilter(filter: EventFilterInput, event: MatchableEvent): boolean {
-  if (filter.event_types.length > 0 && !(filter.event_types as readonly string[]).includes(event.type))
-    return false;
-  if (filter.severities.length > 0 && !(filter.severities as readonly string[]).includes(event.severity))
-    return false;
-  if (
-    filter.watchdogs.length > 0 &&
-    (event.watchdog === null || !(filter.watchdogs as readonly string[]).includes(event.watchdog))
-  )
+export function matchesFilter(filter: EventFilter, event: MatchableEvent): boolean {
+  if (filter.eventTypes.length > 0 && !includes(filter.eventTypes, event.type)) return false;
+  if (filter.severities.length > 0 && !filter.severities.includes(event.severity)) return false;
+  if (filter.watchdogs.length > 0 && (event.watchdog === null || !filter.watchdogs.includes(event.watchdog)))
     return false;
   if (
     filter.assets.length > 0 &&
@@ -29,4 +22,9 @@ export function matchesFilter(filter: EventFilterInput, event: MatchableEvent): 
   )
     return false;
   return true;
+}
+
+/** Membership in a list of a narrower type (an event type of the watchdogs among the alerts' own). */
+function includes<T extends string>(list: readonly T[], value: string): boolean {
+  return list.some((item) => item === value);
 }

@@ -1,25 +1,25 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyFromFile, parseSecretsKey, SecretBox } from './secrets.ts';
+import { keyFromFile, parseSecretsKey, SEALED_NAME, SecretBox, secretNamesOf } from './secrets.ts';
 
 describe('SecretBox', () => {
   const box = new SecretBox(randomBytes(32));
 
   it('seals and opens, with a fresh nonce each time and no plain text in the sealed value', () => {
-    const a = box.seal('k1:alert', { bot_token: '123:abc', signing_secret: 'shh' })!;
-    const b = box.seal('k1:alert', { bot_token: '123:abc', signing_secret: 'shh' })!;
+    const a = box.seal('k1:alert', { botToken: '123:abc', signingSecret: 'shh' })!;
+    const b = box.seal('k1:alert', { botToken: '123:abc', signingSecret: 'shh' })!;
     expect(a).not.toBe(b);
     expect(a).not.toMatch(/123:abc|shh/);
-    expect(box.open('k1:alert', a)).toEqual({ bot_token: '123:abc', signing_secret: 'shh' });
-    expect(box.seal('k1:alert', { bot_token: undefined })).toBeNull();
+    expect(box.open('k1:alert', a)).toEqual({ botToken: '123:abc', signingSecret: 'shh' });
+    expect(box.seal('k1:alert', { botToken: undefined })).toBeNull();
     expect(box.open('k1:alert', null)).toEqual({});
   });
 
   it('refuses a sealed value moved to another alert, or opened with another key', () => {
-    const sealed = box.seal('k1:alert', { auth_token: 't' })!;
+    const sealed = box.seal('k1:alert', { authToken: 't' })!;
     expect(() => box.open('k2:alert', sealed)).toThrow(/cannot be decrypted/);
     expect(() => new SecretBox(randomBytes(32)).open('k1:alert', sealed)).toThrow(/cannot be decrypted/);
   });
@@ -27,9 +27,36 @@ describe('SecretBox', () => {
   it('without a key, refuses to seal a secret (and seals nothing fine)', () => {
     const none = new SecretBox(undefined);
     expect(none.seal('k1:a', {})).toBeNull();
-    expect(() => none.seal('k1:a', { smtp_password: 'p' })).toThrow(
+    expect(() => none.seal('k1:a', { smtpPassword: 'p' })).toThrow(
       expect.objectContaining({ code: 'SECRETS_KEY_REQUIRED' }),
     );
+  });
+});
+
+describe('sealed names', () => {
+  it('stores each secret under the wire name of its field, in one order, and reads them back', () => {
+    expect(Object.values(SEALED_NAME)).toEqual([
+      'smtp_password',
+      'bot_token',
+      'auth_token',
+      'signing_secret',
+    ]);
+    expect(secretNamesOf(['signing_secret', 'bot_token', 'not_ours'])).toEqual(['botToken', 'signingSecret']);
+  });
+
+  it('opens a stored value: AES-256-GCM over JSON with the wire names, the alert as associated data', () => {
+    const key = randomBytes(32);
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, nonce);
+    cipher.setAAD(Buffer.from('k1:alert'));
+    const json = JSON.stringify({ smtp_password: 'p', auth_token: 't' });
+    const body = Buffer.concat([cipher.update(json, 'utf8'), cipher.final()]);
+    const tag = cipher.getAuthTag();
+    const sealed = `v1.${nonce.toString('base64')}.${tag.toString('base64')}.${body.toString('base64')}`;
+    expect(new SecretBox(key).open('k1:alert', sealed)).toEqual({
+      smtpPassword: 'p',
+      authToken: 't',
+    });
   });
 });
 

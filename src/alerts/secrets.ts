@@ -8,17 +8,33 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { z } from 'zod';
 import { AppError } from '../platform/errors.ts';
+import { type AlertSecrets, SECRET_NAMES, type SecretName } from './alert.model.ts';
 
-/** The write-only values of an alert, by their wire names. */
-export interface AlertSecrets {
-  smtp_password?: string;
-  bot_token?: string;
-  auth_token?: string;
-  signing_secret?: string;
+/**
+ * Each secret's name inside the sealed value and in `secret_fields`: the field that carries it in
+ * the wire alert (stored values keep these names).
+ */
+export const SEALED_NAME: Readonly<Record<SecretName, string>> = {
+  smtpPassword: 'smtp_password',
+  botToken: 'bot_token',
+  authToken: 'auth_token',
+  signingSecret: 'signing_secret',
+};
+
+/** The secrets a sealed value holds, as sealed. */
+const sealedSchema = z.object({
+  smtp_password: z.string().optional(),
+  bot_token: z.string().optional(),
+  auth_token: z.string().optional(),
+  signing_secret: z.string().optional(),
+});
+
+/** The secrets named by a stored list of sealed names (unknown names are not ours: ignored). */
+export function secretNamesOf(sealed: readonly string[]): SecretName[] {
+  return SECRET_NAMES.filter((name) => sealed.includes(SEALED_NAME[name]));
 }
-
-export const SECRET_FIELDS = ['smtp_password', 'bot_token', 'auth_token', 'signing_secret'] as const;
 
 const VERSION = 'v1';
 
@@ -76,7 +92,11 @@ export class SecretBox {
 
   /** Null when there is nothing to keep. */
   seal(alertId: string, secrets: AlertSecrets): string | null {
-    const present = Object.fromEntries(Object.entries(secrets).filter(([, v]) => typeof v === 'string'));
+    const present: Record<string, string> = {};
+    for (const name of SECRET_NAMES) {
+      const value = secrets[name];
+      if (typeof value === 'string') present[SEALED_NAME[name]] = value;
+    }
     if (Object.keys(present).length === 0) return null;
     if (!this.#key) throw new SecretsKeyMissingError();
     const nonce = randomBytes(12);
@@ -104,7 +124,7 @@ export class SecretBox {
       const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString(
         'utf8',
       );
-      return JSON.parse(text) as AlertSecrets;
+      return secretsOfSealed(sealedSchema.parse(JSON.parse(text)));
     } catch {
       throw new AppError(
         'SECRETS_UNREADABLE',
@@ -112,4 +132,13 @@ export class SecretBox {
       );
     }
   }
+}
+
+function secretsOfSealed(sealed: z.output<typeof sealedSchema>): AlertSecrets {
+  return {
+    ...(sealed.smtp_password !== undefined ? { smtpPassword: sealed.smtp_password } : {}),
+    ...(sealed.bot_token !== undefined ? { botToken: sealed.bot_token } : {}),
+    ...(sealed.auth_token !== undefined ? { authToken: sealed.auth_token } : {}),
+    ...(sealed.signing_secret !== undefined ? { signingSecret: sealed.signing_secret } : {}),
+  };
 }

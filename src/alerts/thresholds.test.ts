@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { priceStep, volumeStep } from './thresholds.ts';
+import type { PriceThresholdTrigger, VolumeThresholdTrigger } from './alert.model.ts';
+import { crossingEvent, priceStep, volumeStep } from './thresholds.ts';
 
-const above = {
+const above: PriceThresholdTrigger = {
   type: 'price_threshold',
   symbol: 'BTC/USDT',
-  price_threshold: 100,
+  priceThreshold: 100,
   direction: 'above',
-  hysteresis_percent: 1,
-} as const;
-const below = { ...above, direction: 'below' } as const;
-const volume = { type: 'volume_threshold', symbol: 'AAPL', volume_threshold: 1_000 } as const;
+  hysteresisPercent: 1,
+};
+const below: PriceThresholdTrigger = { ...above, direction: 'below' };
+const volume: VolumeThresholdTrigger = { type: 'volume_threshold', symbol: 'AAPL', volumeThreshold: 1_000 };
 
 /** Runs a series of values through a step function, returning the values that fired. */
 function run<T>(
@@ -41,5 +42,28 @@ describe('threshold triggers', () => {
 
   it('volume fires once per exceedance and re-arms when back at or under the threshold', () => {
     expect(run(volumeStep, volume, [500, 1_200, 5_000, 900, 1_100])).toEqual([1_200, 1_100]);
+  });
+});
+
+describe('crossing events', () => {
+  it('name the crossing, once per alert per minute, with the reading in the data', () => {
+    const now = new Date('2025-06-11T15:00:42Z');
+    const asOf = new Date('2025-06-11T15:00:30Z');
+    expect(crossingEvent(below, { value: 99, assetType: 'crypto', asOf }, now)).toEqual({
+      id: `price_threshold:${Math.floor(now.getTime() / 60_000)}`,
+      type: 'price_threshold',
+      severity: 'medium',
+      description: 'BTC/USDT price 99 is below the threshold 100',
+      asset: { symbol: 'BTC/USDT', assetType: 'crypto' },
+      occurredAt: now,
+      watchdog: null,
+      data: { price: 99, threshold: 100, direction: 'below', as_of: '2025-06-11T15:00:30.000Z' },
+      sample: false,
+    });
+    expect(crossingEvent(volume, { value: 1_200, assetType: 'equity', asOf }, now)).toMatchObject({
+      type: 'volume_threshold',
+      description: 'AAPL volume 1200 is above the threshold 1000',
+      data: { volume: 1_200, threshold: 1_000, direction: 'above' },
+    });
   });
 });

@@ -7,28 +7,29 @@
  * Volume is the session's volume so far (what a quote reports); it re-arms when it is back at or
  * under the threshold (a new session).
  */
-import { and, eq, inArray } from 'drizzle-orm';
 import { resolveInstrument } from '../market-data/instruments.ts';
 import type { MarketDataService } from '../market-data/market-data.service.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import type { AlertTrigger } from './alert.schema.ts';
-import type { AlertRow } from './alert.view.ts';
-import { alerts } from './alerts.sql.ts';
-import type { AlertEvent, AlertFiring } from './firing.ts';
-
-type PriceTrigger = Extract<AlertTrigger, { type: 'price_threshold' }>;
-type VolumeTrigger = Extract<AlertTrigger, { type: 'volume_threshold' }>;
+import type {
+  Alert,
+  PriceThresholdTrigger,
+  ThresholdTrigger,
+  VolumeThresholdTrigger,
+} from './alert.model.ts';
+import type { AlertEvent } from './alert-event.model.ts';
+import { enabledAlertsByTrigger, setAlertArmed } from './alerts.repository.ts';
+import type { AlertFiring } from './firing.ts';
 
 export interface ThresholdStep {
   readonly fire: boolean;
   readonly armed: boolean;
 }
 
-export function priceStep(trigger: PriceTrigger, price: number, armed: boolean): ThresholdStep {
-  const t = trigger.price_threshold;
-  const band = (t * trigger.hysteresis_percent) / 100;
+export function priceStep(trigger: PriceThresholdTrigger, price: number, armed: boolean): ThresholdStep {
+  const t = trigger.priceThreshold;
+  const band = (t * trigger.hysteresisPercent) / 100;
   const crossed = trigger.direction === 'above' ? price > t : price < t;
   const cleared = trigger.direction === 'above' ? price < t - band : price > t + band;
   if (armed && crossed) return { fire: true, armed: false };
@@ -36,10 +37,33 @@ export function priceStep(trigger: PriceTrigger, price: number, armed: boolean):
   return { fire: false, armed };
 }
 
-export function volumeStep(trigger: VolumeTrigger, volume: number, armed: boolean): ThresholdStep {
-  if (armed && volume > trigger.volume_threshold) return { fire: true, armed: false };
-  if (!armed && volume <= trigger.volume_threshold) return { fire: false, armed: true };
+export function volumeStep(trigger: VolumeThresholdTrigger, volume: number, armed: boolean): ThresholdStep {
+  if (armed && volume > trigger.volumeThreshold) return { fire: true, armed: false };
+  if (!armed && volume <= trigger.volumeThreshold) return { fire: false, armed: true };
   return { fire: false, armed };
+}
+
+/** The event of a crossing: one per alert per crossing, identified by the minute it was seen in. */
+export function crossingEvent(
+  trigger: ThresholdTrigger,
+  reading: { readonly value: number; readonly assetType: string; readonly asOf: Date },
+  now: Date,
+): AlertEvent {
+  const price = trigger.type === 'price_threshold';
+  const threshold = price ? trigger.priceThreshold : trigger.volumeThreshold;
+  const what = price ? 'price' : 'volume';
+  const direction = price ? trigger.direction : 'above';
+  return {
+    id: `${trigger.type}:${Math.floor(now.getTime() / 60_000)}`,
+    type: trigger.type,
+    severity: 'medium',
+    description: `${trigger.symbol} ${what} ${reading.value} is ${direction} the threshold ${threshold}`,
+    asset: { symbol: trigger.symbol, assetType: reading.assetType },
+    occurredAt: now,
+    watchdog: null,
+    data: { [what]: reading.value, threshold, direction, as_of: reading.asOf.toISOString() },
+    sample: false,
+  };
 }
 
 export interface ThresholdOptions {
@@ -50,8 +74,11 @@ export interface ThresholdOptions {
   readonly firing: AlertFiring;
 }
 
-/** The client threshold checks' upstream calls are charged to (as watchdogs charge theirs). */
-export const THRESHOLD_CLIENT_ID = 'alerts';
+/**
+ * The client the alerts' own upstream calls (threshold quotes, condition scans) are charged to, as
+ * watchdogs charge theirs.
+ */
+export const ALERTS_CLIENT_ID = 'alerts';
 
 export class ThresholdEvaluator {
   readonly #o: ThresholdOptions;
@@ -62,16 +89,12 @@ export class ThresholdEvaluator {
 
   /** One round over every enabled threshold alert; returns how many fired. */
   async evaluate(): Promise<number> {
-    const rows = await this.#o.db
-      .select()
-      .from(alerts)
-      .where(
-        and(eq(alerts.enabled, true), inArray(alerts.triggerType, ['price_threshold', 'volume_threshold'])),
-      );
+    const alerts = await enabledAlertsByTrigger(this.#o.db, ['price_threshold', 'volume_threshold']);
     let fired = 0;
-    for (const alert of rows) {
+    for (const alert of alerts) {
+      if (alert.trigger.type !== 'price_threshold' && alert.trigger.type !== 'volume_threshold') continue;
       try {
-        if (await this.#one(alert)) fired++;
+        if (await this.#one(alert, alert.trigger)) fired++;
       } catch (error) {
         this.#o.logger.warn({ err: error, alertId: alert.id }, 'threshold alert could not be evaluated');
       }
@@ -79,13 +102,10 @@ export class ThresholdEvaluator {
     return fired;
   }
 
-  async #one(alert: AlertRow): Promise<boolean> {
-    const trigger = alert.config.trigger as unknown as PriceTrigger | VolumeTrigger;
+  async #one(alert: Alert, trigger: ThresholdTrigger): Promise<boolean> {
     const instrument = resolveInstrument(trigger.symbol);
     const quote = (
-      await this.#o.marketData.withinOperation(THRESHOLD_CLIENT_ID, () =>
-        this.#o.marketData.quote(instrument),
-      )
+      await this.#o.marketData.withinOperation(ALERTS_CLIENT_ID, () => this.#o.marketData.quote(instrument))
     ).value;
     const value = trigger.type === 'price_threshold' ? quote.price : quote.volume;
     if (value === null || value === undefined || !Number.isFinite(value)) return false;
@@ -93,29 +113,10 @@ export class ThresholdEvaluator {
       trigger.type === 'price_threshold'
         ? priceStep(trigger, value, alert.armed)
         : volumeStep(trigger, value, alert.armed);
-    if (step.armed !== alert.armed) {
-      await this.#o.db
-        .update(alerts)
-        .set({ armed: step.armed })
-        .where(and(eq(alerts.owner, alert.owner), eq(alerts.id, alert.id)));
-    }
+    if (step.armed !== alert.armed) await setAlertArmed(this.#o.db, alert, step.armed);
     if (!step.fire) return false;
-    const now = this.#o.clock.now();
-    const threshold = trigger.type === 'price_threshold' ? trigger.price_threshold : trigger.volume_threshold;
-    const what = trigger.type === 'price_threshold' ? 'price' : 'volume';
-    const direction = trigger.type === 'price_threshold' ? trigger.direction : 'above';
-    const event: AlertEvent = {
-      // One event per alert per crossing: the minute it was seen in.
-      event_id: `${trigger.type}:${Math.floor(now.getTime() / 60_000)}`,
-      type: trigger.type,
-      severity: 'medium',
-      description: `${trigger.symbol} ${what} ${value} is ${direction} the threshold ${threshold}`,
-      asset: { symbol: trigger.symbol, asset_type: instrument.assetClass },
-      timestamp: now.toISOString(),
-      watchdog: null,
-      data: { [what]: value, threshold, direction, as_of: quote.asOf.toISOString() },
-      metadata: {},
-    };
+    const reading = { value, assetType: instrument.assetClass, asOf: quote.asOf };
+    const event = crossingEvent(trigger, reading, this.#o.clock.now());
     return (await this.#o.firing.fire(alert, event)) === 'fired';
   }
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { request } from 'undici';
+import { parseAlertInput } from '../../src/alerts/alert-input.wire.ts';
 import { alertDeliveries } from '../../src/alerts/alerts.sql.ts';
 import { type App, buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -147,7 +148,10 @@ async function measure(label: string, app: App): Promise<Result> {
       }).then((res) => res.body.text()),
     );
     const raw = await pacedNotify(app);
-    await app.deps.alerts.store.create(anyone, alertBody('latency', 'S0001', `${receiver.base}/latency`));
+    await app.deps.alerts.store.create(
+      anyone,
+      parseAlertInput(alertBody('latency', 'S0001', `${receiver.base}/latency`)),
+    );
     const vigil = await pacedLatency(hits, '/latency', (i) => publish('S0001', i));
     const isolated = await pacedLatency(hits, '/latency', (i) => publish('S0001', 10_000 + i), {
       total: ISOLATED,
@@ -184,7 +188,10 @@ async function measure(label: string, app: App): Promise<Result> {
       body,
     });
     for (let a = 0; a < ALERTS; a++) {
-      await app.deps.alerts.store.create(anyone, alertBody(`burst-${a}`, 'S0002', `${receiver.base}/burst`));
+      await app.deps.alerts.store.create(
+        anyone,
+        parseAlertInput(alertBody(`burst-${a}`, 'S0002', `${receiver.base}/burst`)),
+      );
     }
     const burst = await sustained(app, hits, (i) => publish('S0002', i));
     const ratio = burst.perSecond / directLoad['req/s'];

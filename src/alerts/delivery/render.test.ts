@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { alertEventOfStored } from '../alert-event.wire.ts';
 import {
   chatText,
   emailHtml,
@@ -7,7 +8,6 @@ import {
   escapeHtml,
   escapeMarkdownV2,
   eventLines,
-  webhookBody,
 } from './render.ts';
 import type { DeliveryContext } from './types.ts';
 
@@ -16,14 +16,15 @@ const hostileContext = (overrides: Partial<DeliveryContext> = {}): DeliveryConte
   attempt: 1,
   alert: { id: 'a-1', name: 'Big <moves> & co.', description: 'Watch "it"' },
   event: {
-    event_id: 'ev-9',
+    id: 'ev-9',
     type: 'price_anomaly',
     severity: 'high',
     description: 'Price jumped 5.2% <script>alert(1)</script> & more!',
-    asset: { symbol: 'BRK.B', asset_type: 'equity' },
-    timestamp: '2025-01-02T03:04:05.000Z',
+    asset: { symbol: 'BRK.B', assetType: 'equity' },
+    occurredAt: new Date('2025-01-02T03:04:05.000Z'),
     watchdog: 'price_anomaly',
     data: { z_score: 4.5, note: 'a_b*c' },
+    sample: false,
   },
   now: new Date('2025-01-02T03:04:06Z'),
   signal: new AbortController().signal,
@@ -63,6 +64,8 @@ describe('email', () => {
     expect(text).toContain('Alert: Big <moves> & co.');
     expect(text).toContain('Symbol: BRK.B (equity)');
     expect(text).toContain('z_score: 4.5');
+    expect(text).toContain('Time: 2025-01-02T03:04:05.000Z');
+    expect(text).toContain('Event id: ev-9');
     expect(text).toContain('Delivery dlv-1');
     expect(text.startsWith('Alert:')).toBe(true);
     expect(emailText(hostileContext({ test: true }))).toMatch(/^This is a test message/);
@@ -79,7 +82,16 @@ describe('eventLines', () => {
   });
 
   it('renders an event stored without data', () => {
-    const event = { ...hostileContext().event, data: undefined as unknown as Record<string, unknown> };
+    // Firings stored before events carried `data` hold none.
+    const event = alertEventOfStored({
+      event_id: 'ev-9',
+      type: 'price_anomaly',
+      severity: 'high',
+      description: 'Price jumped',
+      asset: { symbol: 'BRK.B', asset_type: 'equity' },
+      timestamp: '2025-01-02T03:04:05.000Z',
+      watchdog: 'price_anomaly',
+    });
     expect(eventLines(hostileContext({ event })).map(([label]) => label)).toEqual([
       'Severity',
       'Type',
@@ -103,19 +115,5 @@ describe('chatText', () => {
 
   it('marks a test message in italics', () => {
     expect(chatText(hostileContext({ test: true }))).toMatch(/^_Test message: the alert did not fire\\._\n/);
-  });
-});
-
-describe('webhookBody', () => {
-  it('is the documented shape', () => {
-    const ctx = hostileContext({ test: true });
-    expect(JSON.parse(webhookBody(ctx))).toEqual({
-      alert_id: 'a-1',
-      alert_name: 'Big <moves> & co.',
-      event: ctx.event,
-      timestamp: '2025-01-02T03:04:06.000Z',
-      delivery_id: 'dlv-1',
-      test: true,
-    });
   });
 });

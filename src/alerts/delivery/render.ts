@@ -1,7 +1,8 @@
 /**
- * Message renderers: pure functions from (alert, event) to what each channel sends. Every value
- * comes from an alert's owner or from market data, so each is escaped for its medium: HTML for the
- * email's HTML part, MarkdownV2 for the chat API (which rejects a message with a stray `.` or `-`).
+ * Message renderers: pure functions from (alert, event) to the text each channel sends (the
+ * webhook's JSON body is a wire shape: webhook-body.wire.ts). Every value comes from an alert's
+ * owner or from market data, so each is escaped for its medium: HTML for the email's HTML part,
+ * MarkdownV2 for the chat API (which rejects a message with a stray `.` or `-`).
  */
 import type { DeliveryContext } from './types.ts';
 
@@ -20,11 +21,10 @@ export function eventLines(ctx: DeliveryContext): Array<readonly [string, string
     ['Severity', event.severity.toUpperCase()],
     ['Type', event.type],
   ];
-  if (event.asset) lines.push(['Symbol', `${event.asset.symbol} (${event.asset.asset_type})`]);
+  if (event.asset) lines.push(['Symbol', `${event.asset.symbol} (${event.asset.assetType})`]);
   if (event.watchdog) lines.push(['Watchdog', event.watchdog]);
-  lines.push(['Time', event.timestamp], ['Event id', event.event_id]);
-  // Stored events written before `data` existed have none: render what there is, never throw.
-  for (const [key, value] of Object.entries(event.data ?? {}).slice(0, MAX_DATA_KEYS)) {
+  lines.push(['Time', event.occurredAt.toISOString()], ['Event id', event.id]);
+  for (const [key, value] of Object.entries(event.data).slice(0, MAX_DATA_KEYS)) {
     lines.push([
       key,
       clip(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null'), MAX_DATA_VALUE),
@@ -112,26 +112,4 @@ export function chatText(ctx: DeliveryContext): string {
     ...eventLines(ctx).map(([label, value]) => `${md(label)}: ${md(value, 300)}`),
   ];
   return lines.filter((line, i) => line !== '' || i > 0).join('\n');
-}
-
-/**
- * The webhook body, version 1 (documented for receivers):
- * {
- *   "alert_id": string, "alert_name": string,
- *   "event": { event_id, type, severity, description, asset: {symbol, asset_type, ...} | null,
- *              timestamp (ISO 8601), watchdog: string | null, data: object },
- *   "timestamp": ISO 8601 time of this attempt,
- *   "delivery_id": string, the same on every retry of one delivery (deduplicate on it),
- *   "test": boolean, true for a test-send (the alert did not fire)
- * }
- */
-export function webhookBody(ctx: DeliveryContext): string {
-  return JSON.stringify({
-    alert_id: ctx.alert.id,
-    alert_name: ctx.alert.name,
-    event: ctx.event,
-    timestamp: ctx.now.toISOString(),
-    delivery_id: ctx.deliveryId,
-    test: ctx.test,
-  });
 }

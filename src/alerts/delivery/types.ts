@@ -3,6 +3,7 @@
  * method (email.ts, chat.ts, webhook.ts), each `(target, ctx, options) => DeliveryOutcome`.
  * Adapters never throw for a failed delivery; the outcome says whether another attempt can help.
  */
+import type { AlertEvent } from '../alert-event.model.ts';
 import type { PinnedConnections } from './pinned-http.ts';
 import type { AllowedHosts, Resolver } from './ssrf.ts';
 
@@ -12,25 +13,13 @@ export interface DeliveryAlert {
   readonly description: string | null;
 }
 
-/** The event as alerts see it: the dashboard event wire shape (spec 2.4 + watchdog, data). */
-export interface DeliveryEvent {
-  readonly event_id: string;
-  readonly type: string;
-  readonly severity: string;
-  readonly description: string;
-  readonly asset: { symbol: string; asset_type: string; [k: string]: unknown } | null;
-  readonly timestamp: string;
-  readonly watchdog: string | null;
-  readonly data: Record<string, unknown>;
-}
-
 export interface DeliveryContext {
   /** Constant across the retries of one delivery (the receiver's idempotency key). */
   readonly deliveryId: string;
   /** 1-based. */
   readonly attempt: number;
   readonly alert: DeliveryAlert;
-  readonly event: DeliveryEvent;
+  readonly event: AlertEvent;
   /** The attempt's time (message timestamps, the webhook's X-Vigil-Timestamp, Retry-After dates). */
   readonly now: Date;
   /** Aborts the attempt (shutdown); an aborted attempt is a `retry`. */

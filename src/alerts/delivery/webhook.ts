@@ -1,5 +1,6 @@
 /**
- * Webhook delivery: POST or PUT of the JSON body documented at `webhookBody` (render.ts), with
+ * Webhook delivery: POST or PUT of the JSON body documented at `webhookBody`
+ * (webhook-body.wire.ts), with
  * - `X-Vigil-Delivery`: the delivery id, the same on every retry (receivers deduplicate on it);
  * - `X-Vigil-Timestamp`: the attempt's time in unix seconds;
  * - `X-Vigil-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">` with the signing secret,
@@ -16,9 +17,9 @@
 import { createHmac } from 'node:crypto';
 import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
 import { pinnedRequest } from './pinned-http.ts';
-import { webhookBody } from './render.ts';
 import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOptions, DeliveryOutcome, WebhookTarget } from './types.ts';
+import { webhookBody } from './webhook-body.wire.ts';
 
 const MAX_ANSWER_BYTES = 4 * 1024;
 const OWN_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);

@@ -1,29 +1,29 @@
 /**
- * An alert as clients write it (the compatibility shape, snake_case), checked field by field. The
- * same schema checks the REST body, the GraphQL input (converted to this shape) and the MCP
- * arguments, so a rule and its message are the same everywhere. Secrets are write-only: they are
- * read here and never appear in anything this module returns.
+ * An alert as clients write it (the compatibility shape, snake_case), checked field by field and
+ * read into the model (AlertDefinition). The same schema checks the REST body, the GraphQL input
+ * (converted to this shape) and the MCP arguments, so a rule and its message, naming the
+ * snake_case field, are the same everywhere. Secrets are write-only: they are read here and never
+ * appear in anything this module returns.
  */
 import { z } from 'zod';
-import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/detectors/types.ts';
-
-export const DELIVERY_METHODS = ['email', 'chat', 'webhook'] as const;
-export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
-export const TRIGGER_TYPES = [
-  'watchdog_event',
-  'price_threshold',
-  'volume_threshold',
-  'custom_condition',
-] as const;
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
-
-export const DEFAULT_COOLDOWN_SECONDS = 60;
-export const MAX_COOLDOWN_SECONDS = 7 * 86_400;
-export const DEFAULT_SMTP_PORT = 587;
-/** Recipients, chat ids, headers, filter values: bounded so one alert cannot fan out without end. */
-export const MAX_LIST = 50;
-export const DEFAULT_HYSTERESIS_PERCENT = 0.5;
-export const DEFAULT_CHECK_INTERVAL_SECONDS = 60;
+import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/watchdog-event.ts';
+import {
+  type AlertDefinition,
+  DEFAULT_CHECK_INTERVAL_SECONDS,
+  DEFAULT_COOLDOWN_SECONDS,
+  DEFAULT_HYSTERESIS_PERCENT,
+  DELIVERY_METHODS,
+  MAX_COOLDOWN_SECONDS,
+  MAX_LIST,
+  PRICE_DIRECTIONS,
+  SECRET_NAMES,
+  type SecretChanges,
+  type SecretName,
+  TRIGGER_TYPES,
+  WEBHOOK_METHODS,
+} from './alert.model.ts';
+import { chatOfWire, emailOfWire, triggerOfWire, webhookOfWire } from './alert-config.wire.ts';
+import { type FieldIssue, InvalidAlertError } from './alerts.errors.ts';
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
@@ -78,7 +78,7 @@ const trigger = z.discriminatedUnion(
       symbol,
       price_threshold: z.number().positive({ error: 'must be a positive price' }),
       /** Fires when the price crosses the threshold in this direction. */
-      direction: z.enum(['above', 'below']).default('above'),
+      direction: z.enum(PRICE_DIRECTIONS).default('above'),
       /** Re-arms once the price is back this far (percent of the threshold) on the other side. */
       hysteresis_percent: z.number().min(0).max(50).default(DEFAULT_HYSTERESIS_PERCENT),
     }),
@@ -118,7 +118,7 @@ const chatConfig = z.strictObject({
 
 const webhookConfig = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2_048),
-  method: z.enum(['POST', 'PUT']).default('POST'),
+  method: z.enum(WEBHOOK_METHODS).default('POST'),
   headers: z
     .record(
       z.string().regex(HEADER_NAME, { error: 'is not a header name' }),
@@ -162,14 +162,8 @@ export const alertInputSchema = z
     }
   });
 
-export type AlertInput = z.output<typeof alertInputSchema>;
-export type AlertTrigger = AlertInput['trigger'];
-export type EventFilterInput = Extract<AlertTrigger, { type: 'watchdog_event' }>['event_filter'];
-
-export interface FieldIssue {
-  readonly field: string;
-  readonly message: string;
-}
+/** A checked wire alert: defaults applied, symbols upper-cased, chat ids as strings. */
+export type AlertInputWire = z.output<typeof alertInputSchema>;
 
 /** The issues of a failed parse, each naming its field as a dotted path (`email_config.to_emails.0`). */
 export function issuesOf(error: z.ZodError): FieldIssue[] {
@@ -177,4 +171,50 @@ export function issuesOf(error: z.ZodError): FieldIssue[] {
     field: issue.path.map(String).join('.') || '(body)',
     message: issue.message,
   }));
+}
+
+/** A wire alert checked whole; InvalidAlertError names every bad field. */
+export function checkedWireAlert(body: unknown): AlertInputWire {
+  const parsed = alertInputSchema.safeParse(body);
+  if (!parsed.success) throw new InvalidAlertError(issuesOf(parsed.error));
+  return parsed.data;
+}
+
+/** A body as written by a client, as the alert it defines; InvalidAlertError names every bad field. */
+export function parseAlertInput(body: unknown): AlertDefinition {
+  return definitionOfWire(checkedWireAlert(body));
+}
+
+export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
+  const email = alert.email_config ?? null;
+  const chat = alert.chat_config ?? null;
+  const webhook = alert.webhook_config ?? null;
+  return {
+    id: alert.alert_id,
+    name: alert.name,
+    description: alert.description,
+    enabled: alert.enabled,
+    trigger: triggerOfWire(alert.trigger),
+    deliveryMethods: alert.delivery_methods,
+    email: email && emailOfWire(email),
+    chat: chat && chatOfWire(chat),
+    webhook: webhook && webhookOfWire(webhook),
+    cooldownSeconds: alert.cooldown_seconds,
+    secrets: secretChanges({
+      smtpPassword: email?.smtp_password,
+      botToken: chat?.bot_token,
+      authToken: webhook?.auth_token,
+      signingSecret: webhook?.signing_secret,
+    }),
+  };
+}
+
+/** Only the secrets written (a value or null): one left out is absent, and keeps the stored one. */
+function secretChanges(written: Readonly<Record<SecretName, string | null | undefined>>): SecretChanges {
+  const changes: { [K in SecretName]?: string | null } = {};
+  for (const name of SECRET_NAMES) {
+    const value = written[name];
+    if (value !== undefined) changes[name] = value;
+  }
+  return changes;
 }

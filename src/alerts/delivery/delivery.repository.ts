@@ -1,19 +1,26 @@
 /**
- * The two statements of a delivery attempt, each written for many deliveries at once (the runner
- * batches the attempts that happen together, see statement-batcher.ts): taking deliveries, with
- * their firing and alert, and recording attempts with the deliveries' new state.
+ * The deliveries' statements. The two of an attempt are each written for many deliveries at once
+ * (the runner batches the attempts that happen together, see statement-batcher.ts): taking
+ * deliveries, with their firing and alert, and recording attempts with the deliveries' new state.
+ * Beside them: the sweep's search for deliveries to resume, a test-send's record, and the record
+ * an owner reads.
  */
-import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
-import type { Executor } from '../platform/db/database.ts';
-import type { DeliveryMethod } from './alert.schema.ts';
-import type { AlertRow } from './alert.view.ts';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/database.ts';
+import type { Alert, AlertKey, DeliveryMethod } from '../alert.model.ts';
+import type { AlertEvent } from '../alert-event.model.ts';
+import { alertEventOfStored } from '../alert-event.wire.ts';
+import { alertOfRow } from '../alerts.repository.ts';
 import {
+  type AttemptStatus,
   alertDeliveries,
   alertDeliveryAttempts,
   alertFirings,
   alerts,
   type DeliveryStatus,
-} from './alerts.sql.ts';
+  type FiringStatus,
+} from '../alerts.sql.ts';
+import type { DeliveryAttempt } from './delivery.model.ts';
 
 /** A delivery taken for an attempt; the firing or the alert is null when it was deleted meanwhile. */
 export interface ClaimedDelivery {
@@ -21,9 +28,10 @@ export interface ClaimedDelivery {
   readonly owner: string;
   readonly alertId: string;
   readonly method: DeliveryMethod;
+  /** Attempts made before this one. */
   readonly attempts: number;
-  readonly firing: typeof alertFirings.$inferSelect | null;
-  readonly alert: AlertRow | null;
+  readonly firing: { readonly status: FiringStatus; readonly event: AlertEvent } | null;
+  readonly alert: Alert | null;
 }
 
 /**
@@ -74,7 +82,20 @@ export async function claimDeliveries(
     .from(claimed)
     .leftJoin(alertFirings, eq(alertFirings.id, claimed.firingId))
     .leftJoin(alerts, and(eq(alerts.owner, alertFirings.owner), eq(alerts.id, alertFirings.alertId)));
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        owner: r.owner,
+        alertId: r.alertId,
+        method: r.method,
+        attempts: r.attempts,
+        firing: r.firing && { status: r.firing.status, event: alertEventOfStored(r.firing.event) },
+        alert: r.alert && alertOfRow(r.alert),
+      },
+    ]),
+  );
 }
 
 /** One attempt's record and the state its delivery moves to. */
@@ -85,7 +106,7 @@ export interface AttemptRecord {
   readonly alertId: string;
   readonly method: DeliveryMethod;
   /** What the attempt gave. */
-  readonly outcome: 'delivered' | 'retry' | 'failed';
+  readonly outcome: AttemptStatus;
   /** The delivery's state after it. */
   readonly status: DeliveryStatus;
   readonly responseCode: number | null;
@@ -137,4 +158,94 @@ export async function recordAttempts(db: Executor, records: readonly AttemptReco
       status = v.status, attempts = v.attempt, last_error = v.error, updated_at = v.updated_at,
       next_attempt_at = v.next_attempt_at, claimed_at = null
     from v where d.id = v.delivery_id`);
+}
+
+/**
+ * Deliveries whose attempt or job was lost with its instance: a claim from before `staleBefore`
+ * (its worker died), a retry due before `lostBefore`, or a new delivery created before it whose
+ * job nobody took. At most `limit` of them.
+ */
+export async function deliveriesToResume(
+  db: Executor,
+  { staleBefore, lostBefore, limit }: { staleBefore: Date; lostBefore: Date; limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: alertDeliveries.id })
+    .from(alertDeliveries)
+    .where(
+      or(
+        and(eq(alertDeliveries.status, 'sending'), lt(alertDeliveries.claimedAt, staleBefore)),
+        and(eq(alertDeliveries.status, 'retrying'), lt(alertDeliveries.nextAttemptAt, lostBefore)),
+        and(
+          eq(alertDeliveries.status, 'pending'),
+          isNull(alertDeliveries.nextAttemptAt),
+          lt(alertDeliveries.createdAt, lostBefore),
+        ),
+      ),
+    )
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** A delivery made of one attempt, ended (a test-send's): the delivery and its attempt row. */
+export interface FinishedDelivery {
+  readonly id: string;
+  readonly firingId: string;
+  readonly alert: AlertKey;
+  readonly method: DeliveryMethod;
+  readonly outcome: AttemptStatus;
+  readonly responseCode: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+  readonly startedAt: Date;
+  readonly endedAt: Date;
+}
+
+/** Two statements: run it in a transaction. */
+export async function insertFinishedDelivery(db: Executor, d: FinishedDelivery): Promise<void> {
+  await db.insert(alertDeliveries).values({
+    id: d.id,
+    firingId: d.firingId,
+    owner: d.alert.owner,
+    alertId: d.alert.id,
+    method: d.method,
+    status: d.outcome === 'delivered' ? 'delivered' : 'failed',
+    attempts: 1,
+    lastError: d.error,
+    createdAt: d.startedAt,
+    updatedAt: d.endedAt,
+  });
+  await db.insert(alertDeliveryAttempts).values({
+    deliveryId: d.id,
+    attempt: 1,
+    owner: d.alert.owner,
+    alertId: d.alert.id,
+    method: d.method,
+    status: d.outcome,
+    responseCode: d.responseCode,
+    latencyMs: Math.max(0, Math.round(d.latencyMs)),
+    error: d.error,
+    attemptedAt: d.startedAt,
+  });
+}
+
+/** The attempts of one alert, newest first. */
+export async function listAttempts(db: Executor, alert: AlertKey, limit: number): Promise<DeliveryAttempt[]> {
+  const t = alertDeliveryAttempts;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.owner, alert.owner), eq(t.alertId, alert.id)))
+    .orderBy(desc(t.attemptedAt), desc(t.attempt))
+    .limit(limit);
+  return rows.map((r) => ({
+    deliveryId: r.deliveryId,
+    attempt: r.attempt,
+    method: r.method,
+    status: r.status,
+    responseCode: r.responseCode,
+    latencyMs: r.latencyMs,
+    error: r.error,
+    attemptedAt: r.attemptedAt,
+  }));
 }

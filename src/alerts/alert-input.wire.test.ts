@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alertInputSchema, issuesOf } from './alert.schema.ts';
+import { alertInputSchema, issuesOf, parseAlertInput } from './alert-input.wire.ts';
+import { InvalidAlertError } from './alerts.errors.ts';
 
 const minimal = {
   alert_id: 'btc-crash',
@@ -86,5 +87,58 @@ describe('alertInputSchema', () => {
     expect(fail({ ...minimal, trigger: { type: 'sometimes' } }).map((i) => i.field)).toEqual([
       'trigger.type',
     ]);
+  });
+});
+
+describe('parseAlertInput', () => {
+  it('reads a wire alert into the model, defaults applied', () => {
+    expect(parseAlertInput(minimal)).toEqual({
+      id: 'btc-crash',
+      name: 'BTC crash',
+      description: '',
+      enabled: true,
+      trigger: {
+        type: 'watchdog_event',
+        eventFilter: { eventTypes: ['flash_crash'], severities: [], assets: [], watchdogs: [] },
+      },
+      deliveryMethods: ['webhook'],
+      email: null,
+      chat: null,
+      webhook: { url: 'https://hooks.example.com/vigil', method: 'POST', headers: {} },
+      cooldownSeconds: 60,
+      secrets: {},
+    });
+  });
+
+  it('keeps optional settings absent, and tells a secret written, removed (null) and left out apart', () => {
+    const alert = parseAlertInput({
+      ...minimal,
+      trigger: { type: 'custom_condition', condition: 'SCAN [AAPL] WHERE RSI < 30' },
+      delivery_methods: ['email', 'chat', 'webhook'],
+      email_config: { smtp_host: 'mail.example.com', smtp_password: 'p', to_emails: ['ops@example.com'] },
+      chat_config: { chat_ids: [42], bot_token: null },
+      webhook_config: { url: 'https://hooks.example.com/vigil', method: 'PUT', headers: { 'X-Team': 'ops' } },
+    });
+    expect(alert.trigger).toEqual({
+      type: 'custom_condition',
+      condition: 'SCAN [AAPL] WHERE RSI < 30',
+      checkIntervalSeconds: 60,
+    });
+    expect(alert.email).toEqual({
+      smtpHost: 'mail.example.com',
+      useTls: true,
+      toEmails: ['ops@example.com'],
+    });
+    expect(alert.chat).toEqual({ chatIds: ['42'] });
+    expect(alert.webhook).toEqual({
+      url: 'https://hooks.example.com/vigil',
+      method: 'PUT',
+      headers: { 'X-Team': 'ops' },
+    });
+    expect(alert.secrets).toEqual({ smtpPassword: 'p', botToken: null });
+  });
+
+  it('refuses an invalid body naming its fields', () => {
+    expect(() => parseAlertInput({ ...minimal, cooldown_seconds: -1 })).toThrow(InvalidAlertError);
   });
 });

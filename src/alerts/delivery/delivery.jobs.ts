@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '../platform/jobs/job.ts';
+import { defineJob } from '../../platform/jobs/job.ts';
 
 /**
  * One attempt at one delivery. Vigil schedules its own retries (so a receiver's Retry-After is

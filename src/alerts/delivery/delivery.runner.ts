@@ -5,15 +5,13 @@
  * with jitter), or wait what the receiver's Retry-After asked (capped at an hour); after
  * ALERT_DELIVERY_MAX_ATTEMPTS attempts the delivery is `failed`.
  */
-import type { Clock } from '../platform/clock.ts';
-import type { DatabaseHandle } from '../platform/db/database.ts';
-import type { Jobs } from '../platform/jobs/jobs.ts';
-import { StatementBatcher } from '../platform/jobs/statement-batcher.ts';
-import type { Logger } from '../platform/observability/logger.ts';
-import type { DeliveryMethod } from './alert.schema.ts';
-import type { AlertService } from './alert.service.ts';
-import type { AlertRow } from './alert.view.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { DatabaseHandle } from '../../platform/db/database.ts';
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import { StatementBatcher } from '../../platform/jobs/statement-batcher.ts';
+import type { Logger } from '../../platform/observability/logger.ts';
 import { deliverJob } from './delivery.jobs.ts';
+import type { AttemptOutcome, Deliverer } from './delivery.model.ts';
 import {
   type AttemptRecord,
   type ClaimedDelivery,
@@ -34,48 +32,29 @@ const BATCH_MAX = 64;
  */
 const RECORD_WINDOW_MS = 20;
 
-export type AttemptOutcome =
-  | { readonly status: 'delivered'; readonly responseCode: number | null; readonly latencyMs: number }
-  | {
-      readonly status: 'retry';
-      readonly responseCode: number | null;
-      readonly latencyMs: number;
-      readonly error: string;
-      readonly retryAfterMs?: number;
-    }
-  | {
-      readonly status: 'failed';
-      readonly responseCode: number | null;
-      readonly latencyMs: number;
-      readonly error: string;
-    };
-
-export interface AttemptRequest {
-  readonly deliveryId: string;
-  readonly attempt: number;
-  readonly method: DeliveryMethod;
-  readonly alert: AlertRow;
-  readonly event: Record<string, unknown>;
-  readonly test: boolean;
-  /** Aborted when the instance stops: the attempt ends at once and is not recorded. */
-  readonly signal?: AbortSignal;
-}
-
-/** Sends one attempt by one method (the adapters in delivery/); never throws for a failed delivery. */
-export type Deliverer = (request: AttemptRequest) => Promise<AttemptOutcome>;
-
 export interface DeliveryRunnerOptions {
   readonly database: DatabaseHandle;
   readonly jobs: Jobs;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly alerts: AlertService;
   readonly deliver: Deliverer;
   readonly maxAttempts: number;
   /** ALERT_DELIVERY_TIMEOUT_MS: the longest one attempt's exchange may take. */
   readonly attemptTimeoutMs: number;
   /** Jitter source (tests pin it). */
   readonly random?: () => number;
+}
+
+/** What a run did: the delivery's new state, or `done` when there was nothing (more) to do. */
+export type RunResult = 'delivered' | 'retrying' | 'failed' | 'done';
+
+/** Where an attempt leaves its delivery. */
+export interface AttemptVerdict {
+  readonly status: 'delivered' | 'retrying' | 'failed';
+  /** When the next attempt is due; null unless retrying. */
+  readonly retryAt: Date | null;
+  /** The error to record (bounded), null when delivered. */
+  readonly error: string | null;
 }
 
 /** Delay before attempt `attempt + 1` after `attempt` failed (1-based). */
@@ -88,6 +67,28 @@ export function backoffMs(
   const base = Math.min(BASE_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS);
   // ±20 %: receivers that came back are not hit by every sender at the same instant.
   return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/**
+ * The delivery's state after attempt `attempt` gave `outcome` at `now`: delivered; failed (for good,
+ * or a retry past the last attempt); or retrying after the backoff.
+ */
+export function verdictOf(
+  outcome: AttemptOutcome,
+  attempt: number,
+  { maxAttempts, now, random }: { maxAttempts: number; now: Date; random?: (() => number) | undefined },
+): AttemptVerdict {
+  if (outcome.status === 'delivered') return { status: 'delivered', retryAt: null, error: null };
+  if (outcome.status === 'failed') return { status: 'failed', retryAt: null, error: truncate(outcome.error) };
+  if (attempt >= maxAttempts) {
+    return {
+      status: 'failed',
+      retryAt: null,
+      error: truncate(`${outcome.error} (gave up after ${attempt} attempts)`),
+    };
+  }
+  const wait = backoffMs(attempt, outcome.retryAfterMs, random);
+  return { status: 'retrying', retryAt: new Date(now.getTime() + wait), error: truncate(outcome.error) };
 }
 
 export class DeliveryRunner {
@@ -138,108 +139,104 @@ export class DeliveryRunner {
     for (const controller of this.#running) controller.abort(new Error('the instance is stopping'));
   }
 
-  async run(deliveryId: string): Promise<'delivered' | 'retrying' | 'failed' | 'done'> {
+  async run(deliveryId: string): Promise<RunResult> {
     if (this.#stopped) return 'done';
     // Taking the delivery: only one attempt runs at a time, whichever jobs ask (a recovered one, a
     // retry); a claim older than an attempt can last was left by a worker that died. The claim and
     // the reads of the firing and its alert (which may have been deleted meanwhile) are one
     // statement, shared with the attempts that start at the same moment.
-    const found = await this.#claims.run(deliveryId);
-    if (!found) return 'done';
-    const { alert, firing } = found;
-    const attempt = found.attempts + 1;
+    const claimed = await this.#claims.run(deliveryId);
+    if (!claimed) return 'done';
+    const attempt = claimed.attempts + 1;
     const started = this.#o.clock.now();
-    let outcome: AttemptOutcome;
-    if (!alert || !firing) {
-      outcome = { status: 'failed', responseCode: null, latencyMs: 0, error: 'the alert was deleted' };
-    } else {
-      const controller = new AbortController();
-      this.#running.add(controller);
-      try {
-        outcome = await this.#o.deliver({
-          deliveryId,
-          attempt,
-          method: found.method,
-          alert,
-          event: firing.event,
-          test: firing.status === 'test',
-          signal: controller.signal,
-        });
-      } catch (error) {
-        // An adapter's own bug or an unreadable secret: recorded like any failure, and retried.
-        outcome = {
-          status: 'retry',
-          responseCode: null,
-          latencyMs: this.#o.clock.now().getTime() - started.getTime(),
-          error: (error as Error)?.message || String(error),
-        };
-      } finally {
-        this.#running.delete(controller);
-      }
-      if (this.#stopped) return 'done';
-    }
-    const exhausted = outcome.status === 'retry' && attempt >= this.#o.maxAttempts;
-    const status =
-      outcome.status === 'delivered'
-        ? 'delivered'
-        : outcome.status === 'failed' || exhausted
-          ? 'failed'
-          : 'retrying';
+    const outcome = await this.#attempt(claimed, attempt, started);
+    // Stopping: the claim stays, and the attempt is made again once it is stale.
+    if (outcome === 'stopped') return 'done';
     const now = this.#o.clock.now();
-    const next =
-      status === 'retrying'
-        ? new Date(
-            now.getTime() +
-              backoffMs(
-                attempt,
-                outcome.status === 'retry' ? outcome.retryAfterMs : undefined,
-                this.#o.random,
-              ),
-          )
-        : null;
-    const error =
-      'error' in outcome
-        ? truncate(exhausted ? `${outcome.error} (gave up after ${attempt} attempts)` : outcome.error)
-        : null;
+    const verdict = verdictOf(outcome, attempt, {
+      maxAttempts: this.#o.maxAttempts,
+      now,
+      random: this.#o.random,
+    });
     const record: AttemptRecord = {
       deliveryId,
       attempt,
-      owner: found.owner,
-      alertId: found.alertId,
-      method: found.method,
+      owner: claimed.owner,
+      alertId: claimed.alertId,
+      method: claimed.method,
       outcome: outcome.status,
-      status,
+      status: verdict.status,
       responseCode: outcome.responseCode,
       latencyMs: outcome.latencyMs,
-      error,
+      error: verdict.error,
       attemptedAt: started,
       updatedAt: now,
-      nextAttemptAt: next,
+      nextAttemptAt: verdict.retryAt,
     };
-    // The attempt's record and the delivery's new state are one statement (shared with the attempts
-    // that end at the same moment); a retry also enqueues its job, in the same transaction.
-    if (next) {
-      await this.#o.database.db.transaction(async (tx) => {
-        await recordAttempts(tx, [record]);
-        await this.#o.jobs.send(deliverJob, { deliveryId }, { tx, startAfter: next });
-      });
-    } else {
-      await this.#records.run(record);
+    await this.#record(record);
+    this.#logAttempt(record);
+    return verdict.status;
+  }
+
+  /** One attempt through the deliverer; a deliverer that throws has made an attempt worth retrying. */
+  async #attempt(
+    claimed: ClaimedDelivery,
+    attempt: number,
+    started: Date,
+  ): Promise<AttemptOutcome | 'stopped'> {
+    const { alert, firing } = claimed;
+    if (!alert || !firing) {
+      return { status: 'failed', responseCode: null, latencyMs: 0, error: 'the alert was deleted' };
     }
-    const log = status === 'failed' ? 'warn' : 'info';
-    this.#o.logger[log](
-      {
-        deliveryId,
-        alertId: found.alertId,
-        method: found.method,
+    const controller = new AbortController();
+    this.#running.add(controller);
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.#o.deliver({
+        deliveryId: claimed.id,
         attempt,
-        status,
-        responseCode: outcome.responseCode,
-        error,
-      },
+        method: claimed.method,
+        alert,
+        event: firing.event,
+        test: firing.status === 'test',
+        signal: controller.signal,
+      });
+    } catch (error) {
+      // A channel's own bug or an unreadable secret: recorded like any failure, and retried.
+      outcome = {
+        status: 'retry',
+        responseCode: null,
+        latencyMs: this.#o.clock.now().getTime() - started.getTime(),
+        error: (error as Error)?.message || String(error),
+      };
+    } finally {
+      this.#running.delete(controller);
+    }
+    return this.#stopped ? 'stopped' : outcome;
+  }
+
+  /**
+   * The attempt's record and the delivery's new state are one statement (shared with the attempts
+   * that end at the same moment); a retry also enqueues its job, in the same transaction.
+   */
+  async #record(record: AttemptRecord): Promise<void> {
+    const startAfter = record.nextAttemptAt;
+    if (!startAfter) {
+      await this.#records.run(record);
+      return;
+    }
+    await this.#o.database.db.transaction(async (tx) => {
+      await recordAttempts(tx, [record]);
+      await this.#o.jobs.send(deliverJob, { deliveryId: record.deliveryId }, { tx, startAfter });
+    });
+  }
+
+  #logAttempt(record: AttemptRecord): void {
+    const { deliveryId, alertId, method, attempt, status, responseCode, error } = record;
+    this.#o.logger[status === 'failed' ? 'warn' : 'info'](
+      { deliveryId, alertId, method, attempt, status, responseCode, error },
       'alert delivery attempt',
     );
-    return status;
   }
 }
 

@@ -1,0 +1,189 @@
+/**
+ * An alert's trigger and delivery configurations in the compatibility spelling (snake_case), and
+ * the model each one is. Clients write this shape (alert-input.wire.ts checks it) and the store
+ * keeps it as written, minus the secrets (the `config` column of alerts.sql.ts), so stored alerts
+ * read back exactly as they were stored.
+ */
+import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
+import type {
+  AlertTrigger,
+  ChatConfig,
+  DeliveryConfigs,
+  EmailConfig,
+  PriceDirection,
+  WebhookConfig,
+  WebhookMethod,
+} from './alert.model.ts';
+
+export interface EventFilterWire {
+  readonly event_types: readonly EventType[];
+  readonly severities: readonly Severity[];
+  readonly assets: readonly string[];
+  readonly watchdogs: readonly WatchdogName[];
+}
+
+export type TriggerWire =
+  | { readonly type: 'watchdog_event'; readonly event_filter: EventFilterWire }
+  | {
+      readonly type: 'price_threshold';
+      readonly symbol: string;
+      readonly price_threshold: number;
+      readonly direction: PriceDirection;
+      readonly hysteresis_percent: number;
+    }
+  | { readonly type: 'volume_threshold'; readonly symbol: string; readonly volume_threshold: number }
+  | {
+      readonly type: 'custom_condition';
+      readonly condition: string;
+      readonly check_interval_seconds: number;
+    };
+
+export interface EmailConfigWire {
+  readonly smtp_host?: string | undefined;
+  readonly smtp_port?: number | undefined;
+  readonly smtp_user?: string | undefined;
+  readonly use_tls: boolean;
+  readonly from_email?: string | undefined;
+  readonly to_emails: readonly string[];
+}
+
+export interface ChatConfigWire {
+  readonly chat_ids: readonly string[];
+}
+
+export interface WebhookConfigWire {
+  readonly url: string;
+  readonly method: WebhookMethod;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** What a client wrote, minus the secrets (kept sealed apart, see secrets.ts). */
+export interface StoredAlertConfig {
+  readonly trigger: TriggerWire;
+  readonly email_config: EmailConfigWire | null;
+  readonly chat_config: ChatConfigWire | null;
+  readonly webhook_config: WebhookConfigWire | null;
+}
+
+export function triggerOfWire(trigger: TriggerWire): AlertTrigger {
+  switch (trigger.type) {
+    case 'watchdog_event': {
+      const filter = trigger.event_filter;
+      return {
+        type: 'watchdog_event',
+        eventFilter: {
+          eventTypes: filter.event_types,
+          severities: filter.severities,
+          assets: filter.assets,
+          watchdogs: filter.watchdogs,
+        },
+      };
+    }
+    case 'price_threshold':
+      return {
+        type: 'price_threshold',
+        symbol: trigger.symbol,
+        priceThreshold: trigger.price_threshold,
+        direction: trigger.direction,
+        hysteresisPercent: trigger.hysteresis_percent,
+      };
+    case 'volume_threshold':
+      return { type: 'volume_threshold', symbol: trigger.symbol, volumeThreshold: trigger.volume_threshold };
+    case 'custom_condition':
+      return {
+        type: 'custom_condition',
+        condition: trigger.condition,
+        checkIntervalSeconds: trigger.check_interval_seconds,
+      };
+  }
+}
+
+export function triggerWire(trigger: AlertTrigger): TriggerWire {
+  switch (trigger.type) {
+    case 'watchdog_event': {
+      const filter = trigger.eventFilter;
+      return {
+        type: 'watchdog_event',
+        event_filter: {
+          event_types: filter.eventTypes,
+          severities: filter.severities,
+          assets: filter.assets,
+          watchdogs: filter.watchdogs,
+        },
+      };
+    }
+    case 'price_threshold':
+      return {
+        type: 'price_threshold',
+        symbol: trigger.symbol,
+        price_threshold: trigger.priceThreshold,
+        direction: trigger.direction,
+        hysteresis_percent: trigger.hysteresisPercent,
+      };
+    case 'volume_threshold':
+      return { type: 'volume_threshold', symbol: trigger.symbol, volume_threshold: trigger.volumeThreshold };
+    case 'custom_condition':
+      return {
+        type: 'custom_condition',
+        condition: trigger.condition,
+        check_interval_seconds: trigger.checkIntervalSeconds,
+      };
+  }
+}
+
+/** The optional settings appear only when given, as they were written. */
+export function emailOfWire(config: EmailConfigWire): EmailConfig {
+  return {
+    ...(config.smtp_host !== undefined ? { smtpHost: config.smtp_host } : {}),
+    ...(config.smtp_port !== undefined ? { smtpPort: config.smtp_port } : {}),
+    ...(config.smtp_user !== undefined ? { smtpUser: config.smtp_user } : {}),
+    useTls: config.use_tls,
+    ...(config.from_email !== undefined ? { fromEmail: config.from_email } : {}),
+    toEmails: config.to_emails,
+  };
+}
+
+export function emailWire(config: EmailConfig): EmailConfigWire {
+  return {
+    ...(config.smtpHost !== undefined ? { smtp_host: config.smtpHost } : {}),
+    ...(config.smtpPort !== undefined ? { smtp_port: config.smtpPort } : {}),
+    ...(config.smtpUser !== undefined ? { smtp_user: config.smtpUser } : {}),
+    use_tls: config.useTls,
+    ...(config.fromEmail !== undefined ? { from_email: config.fromEmail } : {}),
+    to_emails: config.toEmails,
+  };
+}
+
+export function chatOfWire(config: ChatConfigWire): ChatConfig {
+  return { chatIds: config.chat_ids };
+}
+
+export function chatWire(config: ChatConfig): ChatConfigWire {
+  return { chat_ids: config.chatIds };
+}
+
+export function webhookOfWire(config: WebhookConfigWire): WebhookConfig {
+  return { url: config.url, method: config.method, headers: config.headers };
+}
+
+export function webhookWire(config: WebhookConfig): WebhookConfigWire {
+  return { url: config.url, method: config.method, headers: config.headers };
+}
+
+export function storedConfig(trigger: AlertTrigger, configs: DeliveryConfigs): StoredAlertConfig {
+  return {
+    trigger: triggerWire(trigger),
+    email_config: configs.email && emailWire(configs.email),
+    chat_config: configs.chat && chatWire(configs.chat),
+    webhook_config: configs.webhook && webhookWire(configs.webhook),
+  };
+}
+
+export function configOfStored(stored: StoredAlertConfig): DeliveryConfigs & { trigger: AlertTrigger } {
+  return {
+    trigger: triggerOfWire(stored.trigger),
+    email: stored.email_config && emailOfWire(stored.email_config),
+    chat: stored.chat_config && chatOfWire(stored.chat_config),
+    webhook: stored.webhook_config && webhookOfWire(stored.webhook_config),
+  };
+}

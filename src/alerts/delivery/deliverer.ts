@@ -1,0 +1,160 @@
+/**
+ * From a stored alert and a delivery to the channel that sends it: the method's configuration, its
+ * secrets (opened only here, for the attempt) and the server-wide defaults (SMTP_*, CHAT_*).
+ */
+import {
+  type Alert,
+  type AlertSecrets,
+  type ChatConfig,
+  DEFAULT_SMTP_PORT,
+  type EmailConfig,
+  type WebhookConfig,
+} from '../alert.model.ts';
+import { sendChat } from './chat.ts';
+import type { AttemptOutcome, AttemptRequest, Deliverer } from './delivery.model.ts';
+import { sendEmail } from './email.ts';
+import type { ChatTarget, DeliveryContext, DeliveryOptions, EmailTarget, WebhookTarget } from './types.ts';
+import { sendWebhook } from './webhook.ts';
+
+export interface SmtpDefaults {
+  readonly host: string | undefined;
+  readonly port: number;
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  readonly fromEmail: string | undefined;
+}
+
+export interface ChatDefaults {
+  readonly botToken: string | undefined;
+  readonly apiBaseUrl: string;
+}
+
+export interface DelivererSettings {
+  readonly smtp: SmtpDefaults;
+  readonly chat: ChatDefaults;
+  readonly options: DeliveryOptions;
+}
+
+/** Opens an alert's sealed secrets (AlertService.secretsOf). */
+export type SecretsOpener = (alert: Alert) => AlertSecrets;
+
+/** A channel's target, or why the alert cannot be delivered by it (a missing setting). */
+type Resolved<T> = { readonly target: T } | { readonly missing: string };
+
+const unconfigured = (error: string): AttemptOutcome => ({
+  status: 'failed',
+  responseCode: null,
+  latencyMs: 0,
+  error,
+});
+
+export function createDeliverer(openSecrets: SecretsOpener, settings: DelivererSettings): Deliverer {
+  return async (request: AttemptRequest) => {
+    const secrets = openSecrets(request.alert);
+    const controller = new AbortController();
+    // The channels bound each exchange; this bounds the attempt, a little later.
+    const timer = setTimeout(() => controller.abort(), settings.options.timeoutMs + 1_000);
+    const stop = () => controller.abort();
+    request.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await send(request, secrets, settings, contextOf(request, controller.signal));
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', stop);
+    }
+  };
+}
+
+function contextOf(request: AttemptRequest, signal: AbortSignal): DeliveryContext {
+  const { alert } = request;
+  return {
+    deliveryId: request.deliveryId,
+    attempt: request.attempt,
+    alert: { id: alert.id, name: alert.name, description: alert.description || null },
+    event: request.event,
+    now: new Date(),
+    signal,
+    test: request.test,
+  };
+}
+
+async function send(
+  request: AttemptRequest,
+  secrets: AlertSecrets,
+  settings: DelivererSettings,
+  ctx: DeliveryContext,
+): Promise<AttemptOutcome> {
+  const { alert } = request;
+  switch (request.method) {
+    case 'email': {
+      const email = emailTarget(alert.email, secrets, settings.smtp);
+      return 'missing' in email
+        ? unconfigured(email.missing)
+        : sendEmail(email.target, ctx, settings.options);
+    }
+    case 'chat': {
+      const chat = chatTarget(alert.chat, secrets, settings.chat);
+      return 'missing' in chat ? unconfigured(chat.missing) : sendChat(chat.target, ctx, settings.options);
+    }
+    case 'webhook': {
+      const webhook = webhookTarget(alert.webhook, secrets);
+      return 'missing' in webhook
+        ? unconfigured(webhook.missing)
+        : sendWebhook(webhook.target, ctx, settings.options);
+    }
+  }
+}
+
+/**
+ * The alert's own SMTP server, or the server's (SMTP_*). The server's login is used only with the
+ * server's host: it is never sent to a host an alert's owner chose.
+ */
+export function emailTarget(
+  config: EmailConfig | null,
+  secrets: AlertSecrets,
+  smtp: SmtpDefaults,
+): Resolved<EmailTarget> {
+  if (!config) return { missing: 'the alert has no email_config' };
+  const host = config.smtpHost ?? smtp.host;
+  const fromEmail = config.fromEmail ?? smtp.fromEmail;
+  if (!host) return { missing: 'no SMTP host: set email_config.smtp_host or SMTP_HOST' };
+  if (!fromEmail) return { missing: 'no sender: set email_config.from_email or SMTP_FROM_EMAIL' };
+  const ownHost = config.smtpHost !== undefined;
+  const user = config.smtpUser ?? (ownHost ? undefined : smtp.user);
+  const password = secrets.smtpPassword ?? (ownHost ? undefined : smtp.password);
+  return {
+    target: {
+      smtpHost: host,
+      smtpPort: config.smtpPort ?? (ownHost ? DEFAULT_SMTP_PORT : smtp.port),
+      ...(user ? { smtpUser: user } : {}),
+      ...(password ? { smtpPassword: password } : {}),
+      useTls: config.useTls,
+      fromEmail,
+      toEmails: [...config.toEmails],
+    },
+  };
+}
+
+export function chatTarget(
+  config: ChatConfig | null,
+  secrets: AlertSecrets,
+  chat: ChatDefaults,
+): Resolved<ChatTarget> {
+  if (!config) return { missing: 'the alert has no chat_config' };
+  const botToken = secrets.botToken ?? chat.botToken;
+  if (!botToken) return { missing: 'no bot token: set chat_config.bot_token or CHAT_BOT_TOKEN' };
+  return { target: { botToken, chatIds: [...config.chatIds], apiBaseUrl: chat.apiBaseUrl } };
+}
+
+export function webhookTarget(config: WebhookConfig | null, secrets: AlertSecrets): Resolved<WebhookTarget> {
+  if (!config) return { missing: 'the alert has no webhook_config' };
+  return {
+    target: {
+      url: config.url,
+      method: config.method,
+      headers: { ...config.headers },
+      ...(secrets.authToken ? { authToken: secrets.authToken } : {}),
+      ...(secrets.signingSecret ? { signingSecret: secrets.signingSecret } : {}),
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Test-sends: a sample event delivered through each of an alert's methods now, even when the alert
+ * is disabled and whatever its cooldown. The attempts are recorded like any other (a firing with
+ * status `test`, one delivery of one attempt per method), and not retried.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../platform/clock.ts';
+import type { DatabaseHandle } from '../../platform/db/database.ts';
+import type { Alert, DeliveryMethod } from '../alert.model.ts';
+import type { AlertEvent } from '../alert-event.model.ts';
+import { insertTestFiring } from '../firing.repository.ts';
+import type { Deliverer, TestSendResult } from './delivery.model.ts';
+import { insertFinishedDelivery } from './delivery.repository.ts';
+
+export interface TestSendOptions {
+  readonly database: DatabaseHandle;
+  readonly clock: Clock;
+  readonly deliver: Deliverer;
+}
+
+/** The sample event: clearly a test, about no real instrument. */
+export function sampleEvent(alert: Alert, now: Date): AlertEvent {
+  return {
+    id: `test-${randomUUID()}`,
+    type: 'price_anomaly',
+    severity: 'high',
+    description: `Test notification of alert "${alert.name}" from Vigil: no market event happened.`,
+    asset: { symbol: 'TEST', assetType: 'equity' },
+    occurredAt: now,
+    watchdog: 'price_anomaly',
+    data: { test: true },
+    sample: true,
+  };
+}
+
+/** Delivers the sample by each of the alert's methods at once; one result per method. */
+export async function testSend(o: TestSendOptions, alert: Alert): Promise<TestSendResult[]> {
+  const now = o.clock.now();
+  const event = sampleEvent(alert, now);
+  const firingId = randomUUID();
+  await insertTestFiring(o.database.db, { id: firingId, alert, event, at: now });
+  return Promise.all(alert.deliveryMethods.map((method) => sendOne(o, alert, event, firingId, method)));
+}
+
+async function sendOne(
+  o: TestSendOptions,
+  alert: Alert,
+  event: AlertEvent,
+  firingId: string,
+  method: DeliveryMethod,
+): Promise<TestSendResult> {
+  const deliveryId = randomUUID();
+  const started = o.clock.now();
+  const outcome = await o.deliver({ deliveryId, attempt: 1, method, alert, event, test: true });
+  const error = 'error' in outcome ? outcome.error : null;
+  const ended = o.clock.now();
+  await o.database.db.transaction((tx) =>
+    insertFinishedDelivery(tx, {
+      id: deliveryId,
+      firingId,
+      alert,
+      method,
+      outcome: outcome.status,
+      responseCode: outcome.responseCode,
+      latencyMs: outcome.latencyMs,
+      error,
+      startedAt: started,
+      endedAt: ended,
+    }),
+  );
+  return {
+    method,
+    deliveryId,
+    status: outcome.status,
+    responseCode: outcome.responseCode,
+    latencyMs: Math.round(outcome.latencyMs),
+    error,
+  };
+}
