@@ -12,7 +12,8 @@ import {
   type Quote,
   type VenueStatus,
 } from '../types.ts';
-import { ProviderHttp } from './http/provider-http.ts';
+import type { CircuitState } from './http/circuit-breaker.ts';
+import { type HttpResponse, ProviderHttp } from './http/provider-http.ts';
 import { probeVenue } from './http/venue-probe.ts';
 import type {
   BarsCall,
@@ -81,34 +82,34 @@ interface Session {
 }
 
 /**
- * Yahoo Finance through its public web endpoints. Chart v8 and search v1 answer without a session;
- * quote v7 (used for profiles) needs a cookie and the crumb bound to it, fetched once and refreshed
- * when Yahoo stops accepting them.
+ * The cookie and crumb quote v7 needs. Concurrent callers share one session request (run under the
+ * first caller's deadline); a failed one is forgotten so the next call starts over.
  */
-export function createYahooProvider(options: YahooOptions): MarketDataProvider {
-  const clock = options.clock ?? systemClock;
-  const cookieUrl = yahooSessionUrl(options.baseUrl, options.cookieUrl);
-  const http = new ProviderHttp({
-    provider: YAHOO,
-    baseUrl: options.baseUrl,
-    ratePerSecond: options.ratePerSecond ?? 2,
-    burst: options.burst ?? 5,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-  });
+class YahooSession {
+  #session: Promise<Session> | undefined;
 
-  const ticker = (instrument: Instrument): string => {
-    const mapped = yahooSymbol(instrument);
-    if (!mapped) throw unsupported(YAHOO, `${instrument.assetClass} ${instrument.symbol}`);
-    return mapped;
-  };
+  constructor(
+    private readonly http: ProviderHttp,
+    private readonly cookieUrl: string,
+  ) {}
 
-  let session: Promise<Session> | undefined;
-  const openSession = async (signal: AbortSignal): Promise<Session> => {
-    const consent = await http.get({ path: cookieUrl, signal });
+  /** The current session, or a new one when there is none or the current one is `stale`. */
+  current(signal: AbortSignal, stale?: Promise<Session>): Promise<Session> {
+    if (!this.#session || this.#session === stale) {
+      const pending = this.#open(signal);
+      this.#session = pending;
+      pending.catch(() => {
+        if (this.#session === pending) this.#session = undefined;
+      });
+    }
+    return this.#session;
+  }
+
+  async #open(signal: AbortSignal): Promise<Session> {
+    const consent = await this.http.get({ path: this.cookieUrl, signal });
     const cookie = cookieHeader(consent.headers['set-cookie']);
-    if (!cookie) throw new ProviderError(YAHOO, 'unauthorized', `no session cookie from ${cookieUrl}`);
-    const answer = await http.get({ path: '/v1/test/getcrumb', headers: { cookie }, signal });
+    if (!cookie) throw new ProviderError(YAHOO, 'unauthorized', `no session cookie from ${this.cookieUrl}`);
+    const answer = await this.http.get({ path: '/v1/test/getcrumb', headers: { cookie }, signal });
     const crumb = answer.status === 200 ? parseCrumb(answer.body) : undefined;
     if (!crumb) {
       throw new ProviderError(YAHOO, 'unauthorized', `no crumb for the session (HTTP ${answer.status})`, {
@@ -116,122 +117,144 @@ export function createYahooProvider(options: YahooOptions): MarketDataProvider {
       });
     }
     return { cookie, crumb };
-  };
-  // Concurrent callers share one session request (run under the first caller's deadline); a failed
-  // one is forgotten so the next call starts over.
-  const currentSession = (signal: AbortSignal, stale?: Promise<Session>): Promise<Session> => {
-    if (!session || session === stale) {
-      const pending = openSession(signal);
-      session = pending;
-      pending.catch(() => {
-        if (session === pending) session = undefined;
+  }
+}
+
+/**
+ * Yahoo Finance through its public web endpoints. Chart v8 and search v1 answer without a session;
+ * quote v7 (used for profiles) needs a cookie and the crumb bound to it, fetched once and refreshed
+ * when Yahoo stops accepting them.
+ */
+export function createYahooProvider(options: YahooOptions): MarketDataProvider {
+  return new YahooProvider(options);
+}
+
+class YahooProvider implements MarketDataProvider {
+  readonly id = YAHOO;
+  readonly displayName = 'Yahoo Finance';
+  readonly live = true;
+  readonly capabilities = CAPABILITIES;
+  readonly assetClasses = ASSET_CLASSES;
+  readonly #clock: Clock;
+  readonly #http: ProviderHttp;
+  readonly #session: YahooSession;
+
+  constructor(options: YahooOptions) {
+    this.#clock = options.clock ?? systemClock;
+    this.#http = new ProviderHttp({
+      provider: YAHOO,
+      baseUrl: options.baseUrl,
+      ratePerSecond: options.ratePerSecond ?? 2,
+      burst: options.burst ?? 5,
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    this.#session = new YahooSession(this.#http, yahooSessionUrl(options.baseUrl, options.cookieUrl));
+  }
+
+  circuit(): CircuitState {
+    return this.#http.circuit.state;
+  }
+
+  supports(capability: Capability, instrument?: Instrument): boolean {
+    if (!CAPABILITIES.has(capability)) return false;
+    if (!instrument || capability === 'venueStatus') return true;
+    return ASSET_CLASSES.has(instrument.assetClass) && yahooSymbol(instrument) !== undefined;
+  }
+
+  async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
+    // One daily bar of the latest session: the meta carries the price, the bar its open.
+    const data = await this.#chart(instrument, { range: '1d', interval: '1d' }, signal);
+    return quoteFromChart(data, instrument.symbol, instrument.assetClass);
+  }
+
+  async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
+    const query = {
+      interval: INTERVALS[interval],
+      period1: Math.floor(start.getTime() / 1000),
+      period2: Math.ceil(end.getTime() / 1000),
+      events: 'div|split',
+      includePrePost: 'false',
+    };
+    const data = await this.#chart(instrument, query, signal);
+    return barsInRange(data.bars, start, end);
+  }
+
+  async profile({ instrument, signal }: InstrumentCall): Promise<Profile> {
+    const symbol = tickerOf(instrument);
+    // One deadline for the whole call (session and quote), as each get() bounds only itself.
+    const response = await this.#quoteV7(symbol, this.#http.bound(signal));
+    if (response.status >= 400) {
+      throw new ProviderError(YAHOO, 'bad_response', `quote v7 answered ${response.status}`, {
+        status: response.status,
       });
     }
-    return session;
-  };
+    // The response Date stands in only when the row carries no regularMarketTime.
+    return profileFromQuoteV7(response.body, symbol, instrument, response.date ?? this.#clock.now());
+  }
 
-  const chart = async (
-    instrument: Instrument,
-    query: Record<string, string | number>,
-    signal: AbortSignal,
-  ) => {
-    const path = `/v8/finance/chart/${encodeURIComponent(ticker(instrument))}`;
-    const response = await http.get({ path, query, signal });
+  async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
+    const response = await this.#http.get({
+      path: '/v1/finance/search',
+      query: { q: query, quotesCount: Math.min(limit * 2, 50), newsCount: 0, listsCount: 0 },
+      signal,
+    });
+    if (response.status >= 400) {
+      throw new ProviderError(YAHOO, 'bad_response', `search answered ${response.status}`, {
+        status: response.status,
+      });
+    }
+    // Asked for twice as many: options and unknown markets are dropped from Yahoo's list.
+    return parseSearch(response.body).slice(0, limit);
+  }
+
+  async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
+    return [
+      await probeVenue(
+        YAHOO,
+        async () => {
+          const response = await this.#http.get({
+            path: `/v8/finance/chart/${encodeURIComponent(PROBE_TICKER)}`,
+            query: { range: '1d', interval: '1d' },
+            signal,
+          });
+          parseChart(response.body, response.status, PROBE_TICKER);
+        },
+        this.#clock,
+      ),
+    ];
+  }
+
+  async #chart(instrument: Instrument, query: Record<string, string | number>, signal: AbortSignal) {
+    const path = `/v8/finance/chart/${encodeURIComponent(tickerOf(instrument))}`;
+    const response = await this.#http.get({ path, query, signal });
     return parseChart(response.body, response.status, instrument.symbol);
-  };
+  }
 
-  const provider: MarketDataProvider = {
-    id: YAHOO,
-    displayName: 'Yahoo Finance',
-    live: true,
-    capabilities: CAPABILITIES,
-    assetClasses: ASSET_CLASSES,
-    circuit: () => http.circuit.state,
-
-    supports(capability: Capability, instrument?: Instrument): boolean {
-      if (!CAPABILITIES.has(capability)) return false;
-      if (!instrument || capability === 'venueStatus') return true;
-      return ASSET_CLASSES.has(instrument.assetClass) && yahooSymbol(instrument) !== undefined;
-    },
-
-    async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
-      // One daily bar of the latest session: the meta carries the price, the bar its open.
-      const data = await chart(instrument, { range: '1d', interval: '1d' }, signal);
-      return quoteFromChart(data, instrument.symbol, instrument.assetClass);
-    },
-
-    async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
-      const query = {
-        interval: INTERVALS[interval],
-        period1: Math.floor(start.getTime() / 1000),
-        period2: Math.ceil(end.getTime() / 1000),
-        events: 'div|split',
-        includePrePost: 'false',
-      };
-      const data = await chart(instrument, query, signal);
-      return barsInRange(data.bars, start, end);
-    },
-
-    async profile({ instrument, signal }: InstrumentCall): Promise<Profile> {
-      const symbol = ticker(instrument);
-      // One deadline for the whole call (session and quote), as each get() bounds only itself.
-      const bounded = http.bound(signal);
-      const fetchQuote = async (s: Session) =>
-        http.get({
-          path: '/v7/finance/quote',
-          query: { symbols: symbol, crumb: s.crumb },
-          headers: { cookie: s.cookie },
-          signal: bounded,
-        });
-      const used = currentSession(bounded);
-      let response: Awaited<ReturnType<typeof fetchQuote>>;
-      try {
-        response = await fetchQuote(await used);
-      } catch (error) {
-        if (!(error instanceof ProviderError && error.kind === 'unauthorized')) throw error;
-        // Yahoo expires crumbs and cookies without notice: take a fresh session once.
-        response = await fetchQuote(await currentSession(bounded, used));
-      }
-      if (response.status >= 400) {
-        throw new ProviderError(YAHOO, 'bad_response', `quote v7 answered ${response.status}`, {
-          status: response.status,
-        });
-      }
-      // The response Date stands in only when the row carries no regularMarketTime.
-      return profileFromQuoteV7(response.body, symbol, instrument, response.date ?? clock.now());
-    },
-
-    async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
-      const response = await http.get({
-        path: '/v1/finance/search',
-        query: { q: query, quotesCount: Math.min(limit * 2, 50), newsCount: 0, listsCount: 0 },
+  /**
+   * Quote v7 for `symbol` within the session. Yahoo expires crumbs and cookies without notice: a
+   * refused session is renewed once.
+   */
+  async #quoteV7(symbol: string, signal: AbortSignal): Promise<HttpResponse> {
+    const fetchQuote = async (session: Session) =>
+      this.#http.get({
+        path: '/v7/finance/quote',
+        query: { symbols: symbol, crumb: session.crumb },
+        headers: { cookie: session.cookie },
         signal,
       });
-      if (response.status >= 400) {
-        throw new ProviderError(YAHOO, 'bad_response', `search answered ${response.status}`, {
-          status: response.status,
-        });
-      }
-      // Asked for twice as many: options and unknown markets are dropped from Yahoo's list.
-      return parseSearch(response.body).slice(0, limit);
-    },
+    const used = this.#session.current(signal);
+    try {
+      return await fetchQuote(await used);
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.kind === 'unauthorized')) throw error;
+      return fetchQuote(await this.#session.current(signal, used));
+    }
+  }
+}
 
-    async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
-      return [
-        await probeVenue(
-          YAHOO,
-          async () => {
-            const response = await http.get({
-              path: `/v8/finance/chart/${encodeURIComponent(PROBE_TICKER)}`,
-              query: { range: '1d', interval: '1d' },
-              signal,
-            });
-            parseChart(response.body, response.status, PROBE_TICKER);
-          },
-          clock,
-        ),
-      ];
-    },
-  };
-  return provider;
+function tickerOf(instrument: Instrument): string {
+  const mapped = yahooSymbol(instrument);
+  if (!mapped) throw unsupported(YAHOO, `${instrument.assetClass} ${instrument.symbol}`);
+  return mapped;
 }
