@@ -8,7 +8,7 @@ const resolve = (env: Record<string, string>) => resolveWatchdogSettings(parseCo
 describe('resolveWatchdogSettings', () => {
   it('defaults: every watchdog every 60 s, detector defaults, the SCAN universes, daily timescale', () => {
     const s = resolve({});
-    expect(Object.values(s.intervalsMs)).toEqual(Array(8).fill(60_000));
+    expect(Object.values(s.intervalsMs)).toEqual(WATCHDOG_NAMES.map(() => 60_000));
     expect(s.detectors).toEqual(DEFAULT_DETECTOR_SETTINGS);
     expect(s.watchdogs.map((w) => w.name)).toEqual([...WATCHDOG_NAMES]);
     expect(s.symbols).toContain('AAPL');
