@@ -23,6 +23,7 @@ import {
   statsFromMarkets,
 } from './coingecko.parse.ts';
 import { parseCoinSearch } from './coingecko-search.parse.ts';
+import type { CircuitState } from './http/circuit-breaker.ts';
 import { type HttpRequest, type HttpResponse, ProviderHttp } from './http/provider-http.ts';
 import type {
   BarsCall,
@@ -69,97 +70,107 @@ const PLANS: Partial<Record<BarInterval, { readonly candleMs: number; readonly d
  * OHLC candles and coin search. Stablecoin-quoted instruments are priced in USD (see vsCurrency()).
  */
 export function createCoinGeckoProvider(options: CoinGeckoOptions): MarketDataProvider {
-  const clock = options.clock ?? systemClock;
-  const http = new ProviderHttp({
-    provider: COINGECKO,
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    ratePerSecond: options.ratePerSecond ?? 0.5,
-    burst: options.burst ?? 5,
-    ...(options.apiKey ? { headers: { 'x-cg-demo-api-key': options.apiKey } } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-  });
+  return new CoinGeckoProvider(options);
+}
 
-  const pairOf = (instrument: Instrument): CoinPair => {
-    if (instrument.assetClass !== 'crypto')
-      throw unsupported(COINGECKO, `${instrument.assetClass} instruments`);
-    const pair = coinPair(instrument);
-    if (!pair) throw unknownSymbol(COINGECKO, instrument.symbol, 'no CoinGecko id or vs_currency for it');
-    return pair;
-  };
+class CoinGeckoProvider implements MarketDataProvider {
+  readonly id = COINGECKO;
+  readonly displayName = 'CoinGecko';
+  readonly live = true;
+  readonly capabilities = CAPABILITIES;
+  readonly assetClasses = ASSET_CLASSES;
+  readonly #clock: Clock;
+  readonly #http: ProviderHttp;
 
-  const get = async (req: HttpRequest, symbol: string): Promise<HttpResponse> => {
-    const res = await http.get(req);
+  constructor(options: CoinGeckoOptions) {
+    this.#clock = options.clock ?? systemClock;
+    this.#http = new ProviderHttp({
+      provider: COINGECKO,
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      ratePerSecond: options.ratePerSecond ?? 0.5,
+      burst: options.burst ?? 5,
+      ...(options.apiKey ? { headers: { 'x-cg-demo-api-key': options.apiKey } } : {}),
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    });
+  }
+
+  circuit(): CircuitState {
+    return this.#http.circuit.state;
+  }
+
+  supports(capability: Capability, instrument?: Instrument): boolean {
+    if (!CAPABILITIES.has(capability)) return false;
+    return !instrument || coinPair(instrument) !== undefined;
+  }
+
+  async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
+    const pair = pairOf(instrument);
+    const res = await this.#get(
+      {
+        path: '/simple/price',
+        query: {
+          ids: pair.id,
+          vs_currencies: pair.vs,
+          include_24hr_change: true,
+          include_24hr_vol: true,
+          include_last_updated_at: true,
+        },
+        signal,
+      },
+      instrument.symbol,
+    );
+    return quoteFromSimplePrice(res.body, instrument, pair, responseTime(res.date, res.headers.age));
+  }
+
+  async cryptoStats({ instrument, signal }: InstrumentCall): Promise<CryptoStats> {
+    const pair = pairOf(instrument);
+    const res = await this.#get(
+      { path: '/coins/markets', query: { vs_currency: pair.vs, ids: pair.id }, signal },
+      instrument.symbol,
+    );
+    return statsFromMarkets(res.body, instrument, pair, responseTime(res.date, res.headers.age));
+  }
+
+  async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
+    const res = await this.#get({ path: '/search', query: { query }, signal }, query);
+    return parseCoinSearch(res.body).slice(0, limit);
+  }
+
+  async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
+    const pair = pairOf(instrument);
+    const plan = PLANS[interval];
+    if (!plan) throw unsupported(COINGECKO, `${interval} bars (its OHLC candles are 30 minutes or longer)`);
+    const lookback = this.#clock.now().getTime() - start.getTime();
+    const days = plan.days.find((d) => d * DAY_MS >= lookback);
+    if (days === undefined) {
+      throw unsupported(COINGECKO, `${interval} bars starting more than ${plan.days.at(-1)} days ago`);
+    }
+    if (end.getTime() <= start.getTime()) return [];
+    const res = await this.#get(
+      {
+        path: `/coins/${encodeURIComponent(pair.id)}/ohlc`,
+        query: { vs_currency: pair.vs, days },
+        signal,
+      },
+      instrument.symbol,
+    );
+    const candles = parseOhlc(res.body, plan.candleMs);
+    return inRange(aggregate(candles, plan.candleMs, BAR_INTERVAL_MS[interval]), start, end);
+  }
+
+  /** GET that returns a 2xx answer and turns CoinGecko's error answers into ProviderErrors. */
+  async #get(req: HttpRequest, symbol: string): Promise<HttpResponse> {
+    const res = await this.#http.get(req);
     const error = coinGeckoError(res.status, res.body, symbol);
     if (error) throw error;
     return res;
-  };
+  }
+}
 
-  return {
-    id: COINGECKO,
-    displayName: 'CoinGecko',
-    live: true,
-    capabilities: CAPABILITIES,
-    assetClasses: ASSET_CLASSES,
-    circuit: () => http.circuit.state,
-
-    supports(capability: Capability, instrument?: Instrument): boolean {
-      if (!CAPABILITIES.has(capability)) return false;
-      return !instrument || coinPair(instrument) !== undefined;
-    },
-
-    async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
-      const pair = pairOf(instrument);
-      const res = await get(
-        {
-          path: '/simple/price',
-          query: {
-            ids: pair.id,
-            vs_currencies: pair.vs,
-            include_24hr_change: true,
-            include_24hr_vol: true,
-            include_last_updated_at: true,
-          },
-          signal,
-        },
-        instrument.symbol,
-      );
-      return quoteFromSimplePrice(res.body, instrument, pair, responseTime(res.date, res.headers.age));
-    },
-
-    async cryptoStats({ instrument, signal }: InstrumentCall): Promise<CryptoStats> {
-      const pair = pairOf(instrument);
-      const res = await get(
-        { path: '/coins/markets', query: { vs_currency: pair.vs, ids: pair.id }, signal },
-        instrument.symbol,
-      );
-      return statsFromMarkets(res.body, instrument, pair, responseTime(res.date, res.headers.age));
-    },
-
-    async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
-      const res = await get({ path: '/search', query: { query }, signal }, query);
-      return parseCoinSearch(res.body).slice(0, limit);
-    },
-
-    async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
-      const pair = pairOf(instrument);
-      const plan = PLANS[interval];
-      if (!plan) throw unsupported(COINGECKO, `${interval} bars (its OHLC candles are 30 minutes or longer)`);
-      const lookback = clock.now().getTime() - start.getTime();
-      const days = plan.days.find((d) => d * DAY_MS >= lookback);
-      if (days === undefined) {
-        throw unsupported(COINGECKO, `${interval} bars starting more than ${plan.days.at(-1)} days ago`);
-      }
-      if (end.getTime() <= start.getTime()) return [];
-      const res = await get(
-        {
-          path: `/coins/${encodeURIComponent(pair.id)}/ohlc`,
-          query: { vs_currency: pair.vs, days },
-          signal,
-        },
-        instrument.symbol,
-      );
-      const candles = parseOhlc(res.body, plan.candleMs);
-      return inRange(aggregate(candles, plan.candleMs, BAR_INTERVAL_MS[interval]), start, end);
-    },
-  };
+function pairOf(instrument: Instrument): CoinPair {
+  if (instrument.assetClass !== 'crypto')
+    throw unsupported(COINGECKO, `${instrument.assetClass} instruments`);
+  const pair = coinPair(instrument);
+  if (!pair) throw unknownSymbol(COINGECKO, instrument.symbol, 'no CoinGecko id or vs_currency for it');
+  return pair;
 }
