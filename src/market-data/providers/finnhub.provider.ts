@@ -17,6 +17,7 @@ import {
   parseQuote,
   parseSymbolSearch,
 } from './finnhub.parse.ts';
+import type { CircuitState } from './http/circuit-breaker.ts';
 import { type HttpRequest, type HttpResponse, ProviderHttp } from './http/provider-http.ts';
 import { probeVenue } from './http/venue-probe.ts';
 import type {
@@ -63,124 +64,137 @@ const PROBE_SYMBOL = 'AAPL';
  */
 export function createFinnhubProvider(options: FinnhubOptions): MarketDataProvider {
   if (!options.apiKey) throw new Error('finnhub: an API key is required');
-  const clock = options.clock ?? systemClock;
-  const http = new ProviderHttp({
-    provider: FINNHUB,
-    baseUrl: options.baseUrl,
-    ratePerSecond: options.ratePerSecond ?? 55 / 60,
-    burst: options.burst ?? 5,
-    headers: { 'x-finnhub-token': options.apiKey },
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-  });
+  return new FinnhubProvider(options);
+}
 
-  const supportsInstrument = (capability: Capability, instrument: Instrument): boolean =>
-    ASSET_CLASSES.has(instrument.assetClass) &&
-    (instrument.market ?? 'US') === 'US' &&
-    // ETFs publish no earnings.
-    (capability !== 'earnings' || instrument.assetClass === 'equity');
+class FinnhubProvider implements MarketDataProvider {
+  readonly id = FINNHUB;
+  readonly displayName = 'Finnhub';
+  readonly live = true;
+  readonly capabilities = CAPABILITIES;
+  readonly assetClasses = ASSET_CLASSES;
+  readonly #clock: Clock;
+  readonly #http: ProviderHttp;
 
-  /** Finnhub writes share classes with a dot (BRK.B), as Vigil does. */
-  const symbolFor = (capability: Capability, instrument: Instrument): string => {
-    if (!supportsInstrument(capability, instrument)) {
-      throw unsupported(
-        FINNHUB,
-        `${instrument.assetClass} ${instrument.symbol} (${instrument.market ?? '-'})`,
-      );
+  constructor(options: FinnhubOptions) {
+    this.#clock = options.clock ?? systemClock;
+    this.#http = new ProviderHttp({
+      provider: FINNHUB,
+      baseUrl: options.baseUrl,
+      ratePerSecond: options.ratePerSecond ?? 55 / 60,
+      burst: options.burst ?? 5,
+      headers: { 'x-finnhub-token': options.apiKey },
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+  }
+
+  circuit(): CircuitState {
+    return this.#http.circuit.state;
+  }
+
+  supports(capability: Capability, instrument?: Instrument): boolean {
+    if (!CAPABILITIES.has(capability)) return false;
+    if (!instrument || capability === 'venueStatus') return true;
+    return supportsInstrument(capability, instrument);
+  }
+
+  async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
+    const symbol = symbolFor('quote', instrument);
+    const response = await this.#get({ path: '/quote', query: { symbol }, signal });
+    return parseQuote(response.body, instrument.symbol);
+  }
+
+  async earnings({ instrument, from, to, signal }: EarningsCall): Promise<EarningsReport[]> {
+    const symbol = symbolFor('earnings', instrument);
+    // The calendar filters by calendar date, the call by instant (a report late on a New York day
+    // falls on the next UTC date): ask a day wider, then cut exactly.
+    const response = await this.#get({
+      path: '/calendar/earnings',
+      query: { from: isoDate(from, -1), to: isoDate(to, 1), symbol },
+      signal,
+    });
+    return parseEarningsCalendar(response.body, instrument.symbol, from, to);
+  }
+
+  async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
+    const symbol = symbolFor('bars', instrument);
+    const query = {
+      symbol,
+      resolution: RESOLUTIONS[interval],
+      from: Math.floor(start.getTime() / 1000),
+      to: Math.ceil(end.getTime() / 1000),
+    };
+    let response: HttpResponse;
+    try {
+      response = await this.#get({ path: '/stock/candle', query, signal });
+    } catch (error) {
+      throw premiumOnly(error);
     }
-    return instrument.symbol;
-  };
+    const from = start.getTime();
+    const to = end.getTime();
+    return parseCandles(response.body, interval === '1d').filter(
+      (bar) => bar.time.getTime() >= from && bar.time.getTime() < to,
+    );
+  }
 
-  const get = async (req: HttpRequest): Promise<HttpResponse> => {
-    const response = await http.get(req);
+  async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
+    const response = await this.#get({ path: '/search', query: { q: query }, signal });
+    return parseSymbolSearch(response.body).slice(0, limit);
+  }
+
+  async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
+    return [
+      await probeVenue(
+        FINNHUB,
+        async () =>
+          parseQuote(
+            (await this.#get({ path: '/quote', query: { symbol: PROBE_SYMBOL }, signal })).body,
+            PROBE_SYMBOL,
+          ),
+        this.#clock,
+      ),
+    ];
+  }
+
+  /** GET that returns a 200 answer; any other is a bad response. */
+  async #get(req: HttpRequest): Promise<HttpResponse> {
+    const response = await this.#http.get(req);
     if (response.status !== 200) {
       throw new ProviderError(FINNHUB, 'bad_response', `${req.path} answered HTTP ${response.status}`, {
         status: response.status,
       });
     }
     return response;
-  };
+  }
+}
 
-  return {
-    id: FINNHUB,
-    displayName: 'Finnhub',
-    live: true,
-    capabilities: CAPABILITIES,
-    assetClasses: ASSET_CLASSES,
-    circuit: () => http.circuit.state,
+function supportsInstrument(capability: Capability, instrument: Instrument): boolean {
+  return (
+    ASSET_CLASSES.has(instrument.assetClass) &&
+    (instrument.market ?? 'US') === 'US' &&
+    // ETFs publish no earnings.
+    (capability !== 'earnings' || instrument.assetClass === 'equity')
+  );
+}
 
-    supports(capability: Capability, instrument?: Instrument): boolean {
-      if (!CAPABILITIES.has(capability)) return false;
-      if (!instrument || capability === 'venueStatus') return true;
-      return supportsInstrument(capability, instrument);
-    },
+/** Finnhub writes share classes with a dot (BRK.B), as Vigil does. */
+function symbolFor(capability: Capability, instrument: Instrument): string {
+  if (!supportsInstrument(capability, instrument)) {
+    throw unsupported(FINNHUB, `${instrument.assetClass} ${instrument.symbol} (${instrument.market ?? '-'})`);
+  }
+  return instrument.symbol;
+}
 
-    async quote({ instrument, signal }: InstrumentCall): Promise<Quote> {
-      const symbol = symbolFor('quote', instrument);
-      const response = await get({ path: '/quote', query: { symbol }, signal });
-      return parseQuote(response.body, instrument.symbol);
-    },
-
-    async earnings({ instrument, from, to, signal }: EarningsCall): Promise<EarningsReport[]> {
-      const symbol = symbolFor('earnings', instrument);
-      // The calendar filters by calendar date, the call by instant (a report late on a New York day
-      // falls on the next UTC date): ask a day wider, then cut exactly.
-      const response = await get({
-        path: '/calendar/earnings',
-        query: { from: isoDate(from, -1), to: isoDate(to, 1), symbol },
-        signal,
-      });
-      return parseEarningsCalendar(response.body, instrument.symbol, from, to);
-    },
-
-    async bars({ instrument, interval, start, end, signal }: BarsCall): Promise<Bar[]> {
-      const symbol = symbolFor('bars', instrument);
-      const query = {
-        symbol,
-        resolution: RESOLUTIONS[interval],
-        from: Math.floor(start.getTime() / 1000),
-        to: Math.ceil(end.getTime() / 1000),
-      };
-      let response: HttpResponse;
-      try {
-        response = await get({ path: '/stock/candle', query, signal });
-      } catch (error) {
-        if (error instanceof ProviderError && error.kind === 'unauthorized') {
-          throw new ProviderError(
-            FINNHUB,
-            'unauthorized',
-            `/stock/candle needs a premium Finnhub key (${error.message.replace(`${FINNHUB}: `, '')})`,
-            error.details,
-          );
-        }
-        throw error;
-      }
-      const from = start.getTime();
-      const to = end.getTime();
-      return parseCandles(response.body, interval === '1d').filter(
-        (bar) => bar.time.getTime() >= from && bar.time.getTime() < to,
-      );
-    },
-
-    async search({ query, limit, signal }: SearchCall): Promise<InstrumentMatch[]> {
-      const response = await get({ path: '/search', query: { q: query }, signal });
-      return parseSymbolSearch(response.body).slice(0, limit);
-    },
-
-    async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
-      return [
-        await probeVenue(
-          FINNHUB,
-          async () =>
-            parseQuote(
-              (await get({ path: '/quote', query: { symbol: PROBE_SYMBOL }, signal })).body,
-              PROBE_SYMBOL,
-            ),
-          clock,
-        ),
-      ];
-    },
-  };
+/** A refused candle request says why: free keys are not allowed candles. */
+function premiumOnly(error: unknown): unknown {
+  if (!(error instanceof ProviderError && error.kind === 'unauthorized')) return error;
+  return new ProviderError(
+    FINNHUB,
+    'unauthorized',
+    `/stock/candle needs a premium Finnhub key (${error.message.replace(`${FINNHUB}: `, '')})`,
+    error.details,
+  );
 }
 
 /** YYYY-MM-DD of `date` shifted by `days` (UTC). */
