@@ -1,5 +1,5 @@
 import type { AppError, ErrorTable } from '../errors.ts';
-import { normalizeOrigin, originList } from '../http/origins.ts';
+import { normalizeOrigin, type OriginList, originList } from '../http/origins.ts';
 import { rpcError } from './mcp-body.ts';
 
 export interface McpGuardOptions {
@@ -43,103 +43,113 @@ export interface McpGuard {
  * because the Origin check lets its requests through.
  */
 export function createMcpGuard(options: McpGuardOptions): McpGuard {
-  const allowedHosts = (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean);
-  const listed = originList(options.allowedOrigins ?? []);
-  const vary = listed.size > 0;
+  const policy: GuardPolicy = {
+    loopbackOnly: options.loopbackOnly,
+    allowedHosts: (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean),
+    origins: originList(options.allowedOrigins ?? []),
+  };
+  return {
+    refuse: (request) => refuse(policy, request),
+    preflight: (request) => preflight(policy.origins, request),
+    withCors: (request, response) => withCors(policy.origins, request, response),
+    refusal: (error, errors, request) => withCors(policy.origins, request, refusal(error, errors)),
+  };
+}
 
-  function hostAllowed(request: Request): boolean {
-    const host = (request.headers.get('host') ?? new URL(request.url).host).trim().toLowerCase();
-    const name = hostname(host);
-    if (allowedHosts.some((allowed) => allowed === host || allowed === name)) return true;
-    if (options.loopbackOnly) return LOOPBACK_NAMES.has(name);
-    return allowedHosts.length === 0;
+/** The guard's settings, normalised once. */
+interface GuardPolicy {
+  readonly loopbackOnly: boolean;
+  /** Lower-cased, blanks dropped. */
+  readonly allowedHosts: readonly string[];
+  /** The origins CORS answers for (`allowedOrigins`). */
+  readonly origins: OriginList;
+}
+
+function refuse(policy: GuardPolicy, request: Request): Response | undefined {
+  if (!hostAllowed(policy, request)) return rpcError(403, -32000, 'Forbidden: Host header not allowed');
+  if (!originAllowed(policy, request.headers.get('origin'))) {
+    const vary: Record<string, string> = policy.origins.size > 0 ? { vary: 'Origin' } : {};
+    return rpcError(403, -32000, 'Forbidden: Origin not allowed', vary);
   }
+  return undefined;
+}
 
-  function originAllowed(origin: string | null): boolean {
-    if (origin === null) return true;
-    const normalized = normalizeOrigin(origin);
-    if (listed.has(normalized)) return true;
-    if (!options.loopbackOnly) return false;
-    try {
-      const url = new URL(normalized);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname);
-    } catch {
-      return false;
-    }
+function hostAllowed(policy: GuardPolicy, request: Request): boolean {
+  const host = (request.headers.get('host') ?? new URL(request.url).host).trim().toLowerCase();
+  const name = hostname(host);
+  if (policy.allowedHosts.some((allowed) => allowed === host || allowed === name)) return true;
+  if (policy.loopbackOnly) return LOOPBACK_NAMES.has(name);
+  return policy.allowedHosts.length === 0;
+}
+
+/** No Origin (not a browser), a listed one, or, when loopback-only, a loopback page. */
+function originAllowed(policy: GuardPolicy, origin: string | null): boolean {
+  if (origin === null) return true;
+  const normalized = normalizeOrigin(origin);
+  if (policy.origins.has(normalized)) return true;
+  if (!policy.loopbackOnly) return false;
+  try {
+    const url = new URL(normalized);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname);
+  } catch {
+    return false;
   }
+}
 
-  /** The Origin header when it is listed (CORS applies), else undefined. */
-  const corsOrigin = (request: Request) => listed.listed(request);
-
-  function withCors(request: Request, response: Response): Response {
-    if (!vary) return response;
-    const allowed = corsOrigin(request);
-    const headers = new Headers(response.headers);
-    headers.append('vary', 'Origin');
-    if (allowed) {
-      headers.set('access-control-allow-origin', allowed);
-      headers.set('access-control-expose-headers', CORS_EXPOSED_HEADERS);
-    }
-    return new Response(response.body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
+function preflight(origins: OriginList, request: Request): Response {
+  if (request.headers.get('origin') === null) {
+    return new Response(null, { status: 204, headers: { allow: `${CORS_METHODS}, OPTIONS` } });
+  }
+  const allowed = origins.listed(request);
+  if (!allowed) {
+    return rpcError(403, -32000, 'Forbidden: Origin not allowed (cross-origin calls: ALLOWED_ORIGINS)', {
+      vary: 'Origin',
     });
   }
-
-  return {
-    refuse(request) {
-      if (!hostAllowed(request)) return rpcError(403, -32000, 'Forbidden: Host header not allowed');
-      if (!originAllowed(request.headers.get('origin'))) {
-        return rpcError(403, -32000, 'Forbidden: Origin not allowed', vary ? { vary: 'Origin' } : {});
-      }
-      return undefined;
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'access-control-allow-origin': allowed,
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-headers': CORS_REQUEST_HEADERS,
+      'access-control-expose-headers': CORS_EXPOSED_HEADERS,
+      'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
+      vary: 'Origin',
     },
+  });
+}
 
-    preflight(request) {
-      const origin = request.headers.get('origin');
-      if (origin === null) {
-        return new Response(null, { status: 204, headers: { allow: `${CORS_METHODS}, OPTIONS` } });
-      }
-      const allowed = corsOrigin(request);
-      if (!allowed) {
-        return rpcError(403, -32000, 'Forbidden: Origin not allowed (cross-origin calls: ALLOWED_ORIGINS)', {
-          vary: 'Origin',
-        });
-      }
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'access-control-allow-origin': allowed,
-          'access-control-allow-methods': CORS_METHODS,
-          'access-control-allow-headers': CORS_REQUEST_HEADERS,
-          'access-control-expose-headers': CORS_EXPOSED_HEADERS,
-          'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
-          vary: 'Origin',
-        },
-      });
-    },
+/** With no origin listed there is no CORS at all (and no `Vary: Origin`). */
+function withCors(origins: OriginList, request: Request, response: Response): Response {
+  if (origins.size === 0) return response;
+  const allowed = origins.listed(request);
+  const headers = new Headers(response.headers);
+  headers.append('vary', 'Origin');
+  if (allowed) {
+    headers.set('access-control-allow-origin', allowed);
+    headers.set('access-control-expose-headers', CORS_EXPOSED_HEADERS);
+  }
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
 
-    withCors,
-
-    refusal(error, errors, request) {
-      const status = errors.status(error.code);
-      const retryAfter = error.details?.retryAfterSeconds;
-      const headers: Record<string, string> =
-        typeof retryAfter === 'number' && retryAfter > 0
-          ? { 'retry-after': String(Math.ceil(retryAfter)) }
-          : {};
-      const response = new Response(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: error.message, data: { code: error.code, ...error.details } },
-          id: null,
-        }),
-        { status, headers: { 'content-type': 'application/json', ...headers } },
-      );
-      return withCors(request, response);
-    },
-  };
+/** A caller refused before MCP, as a JSON-RPC error with the status of its code (and Retry-After). */
+function refusal(error: AppError, errors: ErrorTable): Response {
+  const status = errors.status(error.code);
+  const retryAfter = error.details?.retryAfterSeconds;
+  const headers: Record<string, string> =
+    typeof retryAfter === 'number' && retryAfter > 0 ? { 'retry-after': String(Math.ceil(retryAfter)) } : {};
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: error.message, data: { code: error.code, ...error.details } },
+      id: null,
+    }),
+    { status, headers: { 'content-type': 'application/json', ...headers } },
+  );
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);

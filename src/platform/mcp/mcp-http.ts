@@ -9,9 +9,15 @@ import type { Viewer } from '../http/client-identity.ts';
 import type { RouteContext, RouteHandler } from '../http/http-routes.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Caller } from '../operations/tool.ts';
-import { MAX_MCP_BODY_BYTES, readJson, rpcError, trackBody } from './mcp-body.ts';
-import { createMcpGuard, type McpGuardOptions } from './mcp-guard.ts';
-import { createMcpServerFactory, type McpRequestExtra, type McpServerOptions } from './mcp-server.ts';
+import { MAX_MCP_BODY_BYTES, readJson, rpcError } from './mcp-body.ts';
+import { createMcpGuard, type McpGuard, type McpGuardOptions } from './mcp-guard.ts';
+import {
+  type CallerSource,
+  createMcpServerFactory,
+  type McpRequestExtra,
+  type McpServerOptions,
+} from './mcp-server.ts';
+import { type HttpSession, SessionTraffic } from './mcp-session-traffic.ts';
 import { MAX_SESSIONS_PER_CLIENT, SessionTable } from './mcp-sessions.ts';
 
 export { MAX_MCP_BODY_BYTES } from './mcp-body.ts';
@@ -59,18 +65,6 @@ export interface McpHttpEndpoint {
   close(drainMs?: number): Promise<void>;
 }
 
-interface Session {
-  readonly id: string;
-  readonly clientId: string;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: Server;
-  lastActive: number;
-  /** Requests being handled plus response streams still open (POST results, the GET stream). */
-  open: number;
-  /** The open notification stream: since when, and how to end it. */
-  stream: { readonly since: number; readonly stop: () => void } | undefined;
-}
-
 const CALLER = 'vigil.caller';
 
 /**
@@ -89,155 +83,106 @@ const CALLER = 'vigil.caller';
  * `streamMaxAgeMs` (clients reconnect), so no stream holds a session open for ever.
  */
 export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint {
-  const { logger, maxSessions, idleMs } = options;
-  const now = options.now ?? Date.now;
-  const streamMaxAgeMs = options.streamMaxAgeMs ?? idleMs;
-  const createServer = createMcpServerFactory(options.server);
-  const guard = createMcpGuard(options);
-  const sessions = new SessionTable<Session>(
-    maxSessions,
-    options.maxSessionsPerClient ?? Math.min(maxSessions, MAX_SESSIONS_PER_CLIENT),
-  );
-  let closing = false;
-  let closed: Promise<void> | undefined;
-  /** Requests and streams open over all sessions; `drained` wakes when it reaches 0. */
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  const sweeper = setInterval(() => sweep(), Math.max(50, Math.min(idleMs / 2, streamMaxAgeMs / 2, 60_000)));
-  sweeper.unref();
+  return new StreamableHttpEndpoint(options);
+}
 
-  function sweep(): void {
-    const at = now();
-    for (const session of sessions.values()) {
-      if (session.stream && at - session.stream.since >= streamMaxAgeMs) {
-        logger.debug({ session: session.id }, 'mcp notification stream closed at its maximum age');
+class StreamableHttpEndpoint implements McpHttpEndpoint {
+  readonly #options: McpHttpOptions;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #streamMaxAgeMs: number;
+  readonly #createServer: (caller: CallerSource) => Server;
+  readonly #guard: McpGuard;
+  readonly #sessions: SessionTable<HttpSession>;
+  readonly #traffic: SessionTraffic;
+  readonly #sweeper: NodeJS.Timeout;
+  #closing = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(options: McpHttpOptions) {
+    const { maxSessions, idleMs } = options;
+    this.#options = options;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+    this.#streamMaxAgeMs = options.streamMaxAgeMs ?? idleMs;
+    this.#createServer = createMcpServerFactory(options.server);
+    this.#guard = createMcpGuard(options);
+    this.#sessions = new SessionTable<HttpSession>(
+      maxSessions,
+      options.maxSessionsPerClient ?? Math.min(maxSessions, MAX_SESSIONS_PER_CLIENT),
+    );
+    this.#traffic = new SessionTraffic(this.#now);
+    const sweepEvery = Math.max(50, Math.min(idleMs / 2, this.#streamMaxAgeMs / 2, 60_000));
+    this.#sweeper = setInterval(() => this.sweep(), sweepEvery);
+    this.#sweeper.unref();
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  get streamCount(): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) if (session.stream) count++;
+    return count;
+  }
+
+  // Bound: the route table and the access gate hold these apart from the endpoint.
+  readonly handle: RouteHandler = async (request, context) => {
+    const refused = this.#guard.refuse(request);
+    if (refused) return refused;
+    if (request.method === 'OPTIONS') return this.#guard.preflight(request);
+    return this.#guard.withCors(request, await this.#route(request, context));
+  };
+
+  readonly refusal: McpHttpEndpoint['refusal'] = (error, errors, request) =>
+    this.#guard.refusal(error, errors, request);
+
+  sweep(): void {
+    const at = this.#now();
+    for (const session of this.#sessions.values()) {
+      if (session.stream && at - session.stream.since >= this.#streamMaxAgeMs) {
+        this.#logger.debug({ session: session.id }, 'mcp notification stream closed at its maximum age');
         session.stream.stop();
       }
-      if (session.open === 0 && session.lastActive <= at - idleMs) {
-        logger.info({ session: session.id }, 'mcp session expired (idle)');
-        void closeSession(session);
+      if (session.open === 0 && session.lastActive <= at - this.#options.idleMs) {
+        this.#logger.info({ session: session.id }, 'mcp session expired (idle)');
+        void this.#closeSession(session);
       }
     }
   }
 
-  async function closeSession(session: Session): Promise<void> {
-    sessions.delete(session);
+  closeClient(clientId: string): number {
+    const owned = [...this.#sessions.values()].filter((session) => session.clientId === clientId);
+    for (const session of owned) void this.#closeSession(session);
+    return owned.length;
+  }
+
+  close(drainMs = 0): Promise<void> {
+    this.#closed ??= this.#shutDown(drainMs);
+    return this.#closed;
+  }
+
+  async #shutDown(drainMs: number): Promise<void> {
+    this.#closing = true;
+    clearInterval(this.#sweeper);
+    for (const session of this.#sessions.values()) session.stream?.stop();
+    await this.#traffic.drain(drainMs);
+    await Promise.all([...this.#sessions.values()].map((session) => this.#closeSession(session)));
+  }
+
+  async #closeSession(session: HttpSession): Promise<void> {
+    this.#sessions.delete(session);
     session.stream?.stop();
     await session.transport.close().catch(() => {});
   }
 
-  /** Counts the request, and its response body until the body ends. */
-  async function serve(session: Session, request: Request, run: () => Promise<Response>): Promise<Response> {
-    session.open++;
-    inFlight++;
-    session.lastActive = now();
-    let response: Response;
-    try {
-      response = await run();
-    } catch (error) {
-      release(session);
-      throw error;
-    }
-    if (!response.body) {
-      release(session);
-      return response;
-    }
-    const isStream = request.method === 'GET' && response.status === 200;
-    let stream: Session['stream'];
-    const tracked = trackBody(response, {
-      signal: request.signal,
-      closeConnection: isStream,
-      onEnd: () => {
-        if (session.stream === stream) session.stream = undefined;
-        release(session);
-      },
-    });
-    if (isStream && !tracked.stopped) {
-      stream = { since: now(), stop: tracked.stop };
-      session.stream = stream;
-    }
-    return tracked.response;
-  }
-
-  function release(session: Session): void {
-    session.open--;
-    session.lastActive = now();
-    if (--inFlight === 0) drained?.();
-  }
-
-  async function openSession(
-    request: Request,
-    authInfo: AuthInfo,
-    clientId: string,
-    expiresAt: Date | null | undefined,
-  ): Promise<Response> {
-    const body = await readJson(request);
-    if (!body.ok) return body.response;
-    const messages = Array.isArray(body.value) ? body.value : [body.value];
-    if (!messages.some((m) => isInitializeRequest(m))) {
-      return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
-    }
-    const admission = sessions.reserve(clientId);
-    if (!admission.ok) return rpcError(503, -32000, admission.message, { 'retry-after': '30' });
-    if (admission.evicted) {
-      logger.info({ session: admission.evicted.id, clientId }, 'mcp session replaced by a newer one');
-      void closeSession(admission.evicted);
-    }
-    // The reservation ends when the session is registered (or its initialization fails), so the
-    // client is never counted twice.
-    let reserved = true;
-    const settle = () => {
-      if (reserved) sessions.settle(clientId);
-      reserved = false;
-    };
-    const server = createServer(callerOfRequest);
-    let session: Session | undefined;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      maxRequestBodySize: MAX_MCP_BODY_BYTES,
-      keepAliveMs: options.keepAliveMs ?? MCP_KEEP_ALIVE_MS,
-      onsessioninitialized: (id) => {
-        session = { id, clientId, transport, server, lastActive: now(), open: 0, stream: undefined };
-        sessions.add(session);
-        settle();
-      },
-    });
-    // A session opened with a key ends when the key expires (its streams with it).
-    let cancelExpiry = () => {};
-    transport.onclose = () => {
-      cancelExpiry();
-      if (session) sessions.delete(session);
-    };
-    let response: Response;
-    try {
-      await server.connect(transport);
-      response = await transport.handleRequest(request, { parsedBody: body.value, authInfo });
-    } finally {
-      settle();
-    }
-    if (!session) {
-      // The initialize request was refused (bad headers, a batch): nothing was registered.
-      await transport.close().catch(() => {});
-      return response;
-    }
-    if (closing) {
-      // Stopped while this session was being initialized.
-      void closeSession(session);
-      return response;
-    }
-    const opened = session;
-    cancelExpiry = onExpiry(expiresAt, () => {
-      logger.info({ session: opened.id }, 'mcp session closed: its API key expired');
-      void closeSession(opened);
-    });
-    return serve(session, request, async () => response);
-  }
-
-  async function route(request: Request, context: RouteContext): Promise<Response> {
-    if (closing) return rpcError(503, -32000, 'the server is shutting down');
+  /** A request past the guard: to its session, or, without one, an `initialize` opening one. */
+  async #route(request: Request, context: RouteContext): Promise<Response> {
+    if (this.#closing) return rpcError(503, -32000, 'the server is shutting down');
     const caller: Caller = {
       request,
-      viewer: options.identify?.(request, context) ?? context.viewer,
+      viewer: this.#options.identify?.(request, context) ?? context.viewer,
     };
     const clientId = caller.viewer?.clientId ?? 'unknown';
     // The SDK hands `authInfo` to every handler of the messages this request carries: it is how
@@ -248,62 +193,105 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
       if (request.method !== 'POST') {
         return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       }
-      return openSession(request, authInfo, clientId, caller.viewer?.principal.expiresAt);
+      return this.#openSession(request, authInfo, caller.viewer?.principal.expiresAt);
     }
-    const session = sessions.get(id);
+    const session = this.#sessions.get(id);
     if (!session || session.clientId !== clientId) {
-      if (session) logger.debug({ session: id, clientId }, 'mcp session named by another client');
+      if (session) this.#logger.debug({ session: id, clientId }, 'mcp session named by another client');
       return rpcError(404, -32001, 'Session not found');
     }
-    return serve(session, request, () => session.transport.handleRequest(request, { authInfo }));
+    return this.#traffic.serve(session, request, () =>
+      session.transport.handleRequest(request, { authInfo }),
+    );
   }
 
-  return {
-    get sessionCount() {
-      return sessions.size;
-    },
-    get streamCount() {
-      let count = 0;
-      for (const session of sessions.values()) if (session.stream) count++;
-      return count;
-    },
-    sweep,
+  /** An `initialize` without a session: a new session, when the bounds leave room for one. */
+  async #openSession(
+    request: Request,
+    authInfo: AuthInfo,
+    expiresAt: Date | null | undefined,
+  ): Promise<Response> {
+    const clientId = authInfo.clientId;
+    const body = await readJson(request);
+    if (!body.ok) return body.response;
+    const messages = Array.isArray(body.value) ? body.value : [body.value];
+    if (!messages.some((m) => isInitializeRequest(m))) {
+      return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+    }
+    const admission = this.#sessions.reserve(clientId);
+    if (!admission.ok) return rpcError(503, -32000, admission.message, { 'retry-after': '30' });
+    if (admission.evicted) {
+      this.#logger.info({ session: admission.evicted.id, clientId }, 'mcp session replaced by a newer one');
+      void this.#closeSession(admission.evicted);
+    }
+    const { session, response } = await this.#initialize(request, body.value, authInfo);
+    if (!session) return response;
+    if (this.#closing) {
+      // Stopped while this session was being initialized.
+      void this.#closeSession(session);
+      return response;
+    }
+    // A session opened with a key ends when the key expires (its streams with it).
+    session.stopExpiry = onExpiry(expiresAt, () => {
+      this.#logger.info({ session: session.id }, 'mcp session closed: its API key expired');
+      void this.#closeSession(session);
+    });
+    return this.#traffic.serve(session, request, async () => response);
+  }
 
-    refusal: guard.refusal,
-
-    closeClient(clientId) {
-      const owned = [...sessions.values()].filter((session) => session.clientId === clientId);
-      for (const session of owned) void closeSession(session);
-      return owned.length;
-    },
-
-    async handle(request, context) {
-      const refused = guard.refuse(request);
-      if (refused) return refused;
-      if (request.method === 'OPTIONS') return guard.preflight(request);
-      return guard.withCors(request, await route(request, context));
-    },
-
-    close(drainMs = 0) {
-      closed ??= (async () => {
-        closing = true;
-        clearInterval(sweeper);
-        for (const session of sessions.values()) session.stream?.stop();
-        if (inFlight > 0 && drainMs > 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(() => drained?.(), drainMs);
-            drained = () => {
-              clearTimeout(timer);
-              drained = undefined;
-              resolve();
-            };
-          });
-        }
-        await Promise.all([...sessions.values()].map(closeSession));
-      })();
-      return closed;
-    },
-  };
+  /**
+   * Runs the `initialize` request on a new server and transport, for a client holding a reserved
+   * place. The session exists once the SDK has accepted the request; a refused one leaves nothing.
+   */
+  async #initialize(
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo,
+  ): Promise<{ session: HttpSession | undefined; response: Response }> {
+    const clientId = authInfo.clientId;
+    // The reservation ends when the session is registered (or its initialization fails), so the
+    // client is never counted twice.
+    let reserved = true;
+    const settle = () => {
+      if (reserved) this.#sessions.settle(clientId);
+      reserved = false;
+    };
+    const server = this.#createServer(callerOfRequest);
+    let session: HttpSession | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      maxRequestBodySize: MAX_MCP_BODY_BYTES,
+      keepAliveMs: this.#options.keepAliveMs ?? MCP_KEEP_ALIVE_MS,
+      onsessioninitialized: (id) => {
+        session = {
+          id,
+          clientId,
+          transport,
+          server,
+          lastActive: this.#now(),
+          open: 0,
+          stream: undefined,
+          stopExpiry: () => {},
+        };
+        this.#sessions.add(session);
+        settle();
+      },
+    });
+    transport.onclose = () => {
+      session?.stopExpiry();
+      if (session) this.#sessions.delete(session);
+    };
+    let response: Response;
+    try {
+      await server.connect(transport);
+      response = await transport.handleRequest(request, { parsedBody, authInfo });
+    } finally {
+      settle();
+    }
+    // The initialize request was refused (bad headers, a batch): nothing was registered.
+    if (!session) await transport.close().catch(() => {});
+    return { session, response };
+  }
 }
 
 /** The caller the HTTP layer attached to the request that carried this message. */
