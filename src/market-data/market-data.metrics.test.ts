@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { MarketDataMetrics } from './market-data.metrics.ts';
 import type { CircuitState } from './providers/http/circuit-breaker.ts';
 
-const valuesOf = async (registry: Registry, name: string) =>
+/** Each sample of one metric: its labels and its value. */
+const valuesOf = async (registry: Registry, name: string): Promise<Array<Record<string, unknown>>> =>
   (await registry.getSingleMetric(name)!.get()).values.map((v) => ({ ...v.labels, value: v.value }));
 
 describe('MarketDataMetrics', () => {
