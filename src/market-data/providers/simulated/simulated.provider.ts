@@ -57,8 +57,18 @@
  */
 import type { Clock } from '../../../platform/clock.ts';
 import { searchUniverse } from '../../search/instrument-search.ts';
-import { ASSET_CLASSES, type AssetClass } from '../../types.ts';
+import {
+  ASSET_CLASSES,
+  type AssetClass,
+  type Bar,
+  type CryptoStats,
+  type EarningsReport,
+  type Instrument,
+  type Profile,
+  type Quote,
+} from '../../types.ts';
 import type {
+  BarsCall,
   Capability,
   EarningsCall,
   InstrumentCall,
@@ -74,7 +84,7 @@ import { cryptoStatsOf, observedQuote, profileOf, quoteOf, snapshot, tradeSize }
 import { guard, ID, lookup, noData, validDate } from './requests.ts';
 import { Ticker } from './ticker.ts';
 import { capableOf, type Known, resolve, universeEntries } from './universe.ts';
-import { simulatedVenues } from './venue-calls.ts';
+import { SimulatedVenues } from './venue-calls.ts';
 import { watchedAssets } from './watched.ts';
 
 export interface SimulatedOptions {
@@ -110,151 +120,177 @@ const CAPABILITIES: readonly Capability[] = [
   'stream',
   'search',
 ];
+
+/** What the calls of one simulated provider read: its market and its clock. */
+interface Simulation {
+  readonly market: SimulatedMarket;
+  /** Milliseconds of `clock.now()`: the simulation answers with nothing after it. */
+  readonly now: () => number;
+}
+
 export function createSimulatedProvider(options: SimulatedOptions): MarketDataProvider {
   if (!Number.isFinite(options.tickMs) || options.tickMs < 10) {
     throw new RangeError(`simulated tickMs must be at least 10 ms, got ${options.tickMs}`);
   }
-  const { clock } = options;
+  const { clock, tickMs } = options;
   const demo = options.activity === 'demo';
   const watched = watchedAssets(options.watchedSymbols ?? []);
   const market = new SimulatedMarket(options.seed, options.activity, options.correlationPairs, watched);
-  const ticker = new Ticker(options.tickMs);
-  const now = () => clock.now().getTime();
-  const venueCalls = simulatedVenues(market, demo, watched.coins, now);
+  const ticker = new Ticker(tickMs);
+  const sim: Simulation = { market, now: () => clock.now().getTime() };
+  const venues = new SimulatedVenues(market, demo, watched.coins, sim.now);
 
-  const provider: MarketDataProvider = {
+  // Plain functions over the simulation rather than methods: a test may copy the provider with some
+  // calls replaced ({ ...simulated, bars }), and every call still reads the same market.
+  return {
     id: ID,
     displayName: 'Simulated market',
     live: false,
     capabilities: new Set(CAPABILITIES),
     assetClasses: new Set<AssetClass>(ASSET_CLASSES),
     pastOrderBooks: true,
-
-    supports(capability, instrument) {
-      if (!CAPABILITIES.includes(capability)) return false;
-      if (!instrument) return true;
-      const known = resolve(instrument);
-      return known !== undefined && capableOf(capability, known);
-    },
-
-    async quote({ instrument, signal }: InstrumentCall) {
-      guard(signal);
-      const known = lookup('quote', instrument);
-      const nowMs = now();
-      if (known.observed) {
-        const quote = observedQuote(known, market.macro.observations(known.observed, nowMs));
-        if (!quote) throw noData(instrument.symbol, nowMs);
-        return quote;
-      }
-      const s = snapshot(market, known, nowMs);
-      if (!s) throw noData(instrument.symbol, nowMs);
-      return quoteOf(known, s);
-    },
-
-    async bars({ instrument, interval, start, end, signal }) {
-      guard(signal);
-      const known = lookup('bars', instrument);
-      const [startMs, endMs] = [validDate(start, 'start'), validDate(end, 'end')];
-      if (!(startMs < endMs)) throw new ProviderError(ID, 'unsupported', 'bars need start before end');
-      const slots = barSlots(interval, startMs, endMs);
-      if (slots > MAX_BARS_PER_CALL) {
-        throw new ProviderError(
-          ID,
-          'unsupported',
-          `${Math.round(slots)} ${interval} bars asked for; at most ${MAX_BARS_PER_CALL} per call`,
-        );
-      }
-      const nowMs = now();
-      if (known.observed) {
-        if (interval !== '1d')
-          throw unsupported(ID, `${interval} bars of ${instrument.symbol} (published, not traded)`);
-        return observationBars(
-          market.macro.observations(known.observed, nowMs),
-          startMs,
-          Math.min(endMs, nowMs),
-        );
-      }
-      const view = known.view!;
-      return pathBarsSliced(market, market.path(view.path), view, interval, startMs, endMs, nowMs, signal);
-    },
-
-    async profile({ instrument, signal }: InstrumentCall) {
-      guard(signal);
-      const known = lookup('profile', instrument);
-      const nowMs = now();
-      const s = snapshot(market, known, nowMs);
-      if (!s) throw noData(instrument.symbol, nowMs);
-      return profileOf(market, known, s, nowMs);
-    },
-
-    async cryptoStats({ instrument, signal }: InstrumentCall) {
-      guard(signal);
-      const known = lookup('cryptoStats', instrument);
-      const nowMs = now();
-      const s = snapshot(market, known, nowMs);
-      if (!s) throw noData(instrument.symbol, nowMs);
-      return cryptoStatsOf(market, known, s, nowMs);
-    },
-
-    ...venueCalls,
-
-    async earnings({ instrument, from, to, signal }: EarningsCall) {
-      guard(signal);
-      const known = lookup('earnings', instrument);
-      const [fromMs, toMs] = [validDate(from, 'from'), validDate(to, 'to')];
-      if (fromMs > toMs) throw new ProviderError(ID, 'unsupported', 'earnings need from at or before to');
-      const path = market.path(known.listed!.path);
-      const priceAt = (ms: number) => {
-        const p = market.priceAt(path, ms);
-        return p ? Math.exp(p.log) : undefined;
-      };
-      return market.earnings.reports(known.listed!, fromMs, toMs, now(), priceAt);
-    },
-
-    stream(subscription: StreamSubscription) {
-      let known: Known;
-      try {
-        known = lookup('stream', subscription.instrument);
-      } catch (error) {
-        queueMicrotask(() => subscription.onError(error as Error));
-        return () => {};
-      }
-      const view = known.view!;
-      const path = market.path(view.path);
-      let last = Number.NEGATIVE_INFINITY;
-      const stop = ticker.add(() => {
-        const nowMs = now();
-        if (nowMs <= last) return;
-        try {
-          const point = market.priceAt(path, nowMs);
-          if (!point?.live) return;
-          last = nowMs;
-          subscription.onTick({
-            symbol: known.instrument.symbol,
-            price: priceOf(view, point.log),
-            size: tradeSize(market, path, view, nowMs, options.tickMs),
-            asOf: new Date(nowMs),
-          });
-        } catch (error) {
-          stop();
-          subscription.onError(error as Error);
-        }
-      });
-      return stop;
-    },
-
-    async search({ query, limit, signal }: SearchCall) {
+    supports: simulatedSupports,
+    quote: (call) => simulatedQuote(sim, call),
+    bars: (call) => simulatedBars(sim, call),
+    profile: (call) => simulatedProfile(sim, call),
+    cryptoStats: (call) => simulatedCryptoStats(sim, call),
+    orderBook: (call) => venues.orderBook(call),
+    funding: (call) => venues.funding(call),
+    transfers: (call) => venues.transfers(call),
+    venueStatus: (call) => venues.venueStatus(call),
+    earnings: (call) => simulatedEarnings(sim, call),
+    stream: (subscription) => simulatedStream(sim, ticker, tickMs, subscription),
+    search: async ({ query, limit, signal }: SearchCall) => {
       guard(signal);
       return searchUniverse(universeEntries, query, limit);
     },
-
-    universe() {
-      return universeEntries;
-    },
-
-    async close() {
-      ticker.close();
-    },
+    universe: () => universeEntries,
+    close: async () => ticker.close(),
   };
-  return provider;
+}
+
+function simulatedSupports(capability: Capability, instrument?: Instrument): boolean {
+  if (!CAPABILITIES.includes(capability)) return false;
+  if (!instrument) return true;
+  const known = resolve(instrument);
+  return known !== undefined && capableOf(capability, known);
+}
+
+async function simulatedQuote(
+  { market, now }: Simulation,
+  { instrument, signal }: InstrumentCall,
+): Promise<Quote> {
+  guard(signal);
+  const known = lookup('quote', instrument);
+  const nowMs = now();
+  if (known.observed) {
+    const quote = observedQuote(known, market.macro.observations(known.observed, nowMs));
+    if (!quote) throw noData(instrument.symbol, nowMs);
+    return quote;
+  }
+  const s = snapshot(market, known, nowMs);
+  if (!s) throw noData(instrument.symbol, nowMs);
+  return quoteOf(known, s);
+}
+
+async function simulatedBars({ market, now }: Simulation, call: BarsCall): Promise<Bar[]> {
+  const { instrument, interval, start, end, signal } = call;
+  guard(signal);
+  const known = lookup('bars', instrument);
+  const [startMs, endMs] = [validDate(start, 'start'), validDate(end, 'end')];
+  if (!(startMs < endMs)) throw new ProviderError(ID, 'unsupported', 'bars need start before end');
+  const slots = barSlots(interval, startMs, endMs);
+  if (slots > MAX_BARS_PER_CALL) {
+    throw new ProviderError(
+      ID,
+      'unsupported',
+      `${Math.round(slots)} ${interval} bars asked for; at most ${MAX_BARS_PER_CALL} per call`,
+    );
+  }
+  const nowMs = now();
+  if (known.observed) {
+    if (interval !== '1d')
+      throw unsupported(ID, `${interval} bars of ${instrument.symbol} (published, not traded)`);
+    return observationBars(market.macro.observations(known.observed, nowMs), startMs, Math.min(endMs, nowMs));
+  }
+  const view = known.view!;
+  return pathBarsSliced(market, market.path(view.path), view, interval, startMs, endMs, nowMs, signal);
+}
+
+async function simulatedProfile(
+  { market, now }: Simulation,
+  { instrument, signal }: InstrumentCall,
+): Promise<Profile> {
+  guard(signal);
+  const known = lookup('profile', instrument);
+  const nowMs = now();
+  const s = snapshot(market, known, nowMs);
+  if (!s) throw noData(instrument.symbol, nowMs);
+  return profileOf(market, known, s, nowMs);
+}
+
+async function simulatedCryptoStats(
+  { market, now }: Simulation,
+  { instrument, signal }: InstrumentCall,
+): Promise<CryptoStats> {
+  guard(signal);
+  const known = lookup('cryptoStats', instrument);
+  const nowMs = now();
+  const s = snapshot(market, known, nowMs);
+  if (!s) throw noData(instrument.symbol, nowMs);
+  return cryptoStatsOf(market, known, s, nowMs);
+}
+
+async function simulatedEarnings(
+  { market, now }: Simulation,
+  { instrument, from, to, signal }: EarningsCall,
+): Promise<EarningsReport[]> {
+  guard(signal);
+  const known = lookup('earnings', instrument);
+  const [fromMs, toMs] = [validDate(from, 'from'), validDate(to, 'to')];
+  if (fromMs > toMs) throw new ProviderError(ID, 'unsupported', 'earnings need from at or before to');
+  const path = market.path(known.listed!.path);
+  const priceAt = (ms: number) => {
+    const p = market.priceAt(path, ms);
+    return p ? Math.exp(p.log) : undefined;
+  };
+  return market.earnings.reports(known.listed!, fromMs, toMs, now(), priceAt);
+}
+
+/** The live price at every beat of the shared ticker while the instrument's market trades. */
+function simulatedStream(
+  { market, now }: Simulation,
+  ticker: Ticker,
+  tickMs: number,
+  subscription: StreamSubscription,
+): () => void {
+  let known: Known;
+  try {
+    known = lookup('stream', subscription.instrument);
+  } catch (error) {
+    queueMicrotask(() => subscription.onError(error as Error));
+    return () => {};
+  }
+  const view = known.view!;
+  const path = market.path(view.path);
+  let last = Number.NEGATIVE_INFINITY;
+  const stop = ticker.add(() => {
+    const nowMs = now();
+    if (nowMs <= last) return;
+    try {
+      const point = market.priceAt(path, nowMs);
+      if (!point?.live) return;
+      last = nowMs;
+      subscription.onTick({
+        symbol: known.instrument.symbol,
+        price: priceOf(view, point.log),
+        size: tradeSize(market, path, view, nowMs, tickMs),
+        asOf: new Date(nowMs),
+      });
+    } catch (error) {
+      stop();
+      subscription.onError(error as Error);
+    }
+  });
+  return stop;
 }

@@ -1,4 +1,5 @@
-import type { Call, InstrumentCall, MarketDataProvider, OrderBookCall, TransfersCall } from '../provider.ts';
+import type { FundingRate, OrderBook, Transfer, VenueStatus } from '../../types.ts';
+import type { Call, InstrumentCall, OrderBookCall, TransfersCall } from '../provider.ts';
 import { ProviderError, unknownSymbol } from '../provider-errors.ts';
 import { priceOf } from './bars.ts';
 import { Derivatives, tickSize } from './derivatives.ts';
@@ -18,97 +19,97 @@ const LEVEL_SHARE_OF_VOLUME = 2e-5;
  * of the time), perpetual funding, large on-chain transfers and the venues' status, over the same
  * price paths as the quotes. `coins`: the watched coins the demo activity rotates over.
  */
-export function simulatedVenues(
-  market: SimulatedMarket,
-  demo: boolean,
-  coins: readonly string[],
-  now: () => number,
-): Pick<Required<MarketDataProvider>, 'orderBook' | 'funding' | 'transfers' | 'venueStatus'> {
-  const derivatives = new Derivatives(market.rand, demo, coins);
-  const transfers = new TransferFeed(market.rand, demo, coins);
-  const venues = new VenueBoard(market.rand, demo);
+export class SimulatedVenues {
+  readonly #derivatives: Derivatives;
+  readonly #transfers: TransferFeed;
+  readonly #venues: VenueBoard;
 
-  /** Last traded USD price of a coin (USDT and USDC through their USD pairs). */
-  function usdPrice(coin: string, ms: number): number | undefined {
-    const spec = COINS.find((c) => c.symbol === coin);
-    const point = spec ? market.priceAt(market.path(spec.path), ms) : undefined;
-    return point ? Math.exp(point.log) : undefined;
+  constructor(
+    private readonly market: SimulatedMarket,
+    demo: boolean,
+    coins: readonly string[],
+    private readonly now: () => number,
+  ) {
+    this.#derivatives = new Derivatives(market.rand, demo, coins);
+    this.#transfers = new TransferFeed(market.rand, demo, coins);
+    this.#venues = new VenueBoard(market.rand, demo);
   }
 
-  return {
-    async orderBook({ instrument, depth, at, signal }: OrderBookCall) {
-      guard(signal);
-      const known = lookup('orderBook', instrument);
-      if (!Number.isInteger(depth) || depth < 1) {
-        throw new ProviderError(
-          ID,
-          'unsupported',
-          `order book depth must be a positive integer, got ${depth}`,
-        );
-      }
-      // The book is a function of the time, so a past one is the book as it stood then.
-      const nowMs = at === undefined ? now() : validDate(at, 'at');
-      if (nowMs > now())
-        throw new ProviderError(ID, 'unsupported', 'an order book of the future was asked for');
-      const view = known.view!;
-      const point = market.priceAt(market.path(view.path), nowMs);
-      if (!point) throw noData(instrument.symbol, nowMs);
-      const raw = Math.exp(point.log) * view.scale;
-      const mid = view.invert ? 1 / raw : raw;
-      const coin = known.coin!;
-      const levelSize =
-        (coin.path.dailyVolume * (view.volumeShare ?? 1) * LEVEL_SHARE_OF_VOLUME) / coin.path.level2025;
-      const book = derivatives.book(
-        coin.symbol,
-        mid,
-        tickSize(mid),
-        Math.min(depth, MAX_BOOK_DEPTH),
-        levelSize,
-        nowMs,
-      );
-      return { symbol: instrument.symbol, venue: VENUE, ...book, asOf: new Date(nowMs) };
-    },
+  async orderBook({ instrument, depth, at, signal }: OrderBookCall): Promise<OrderBook> {
+    guard(signal);
+    const known = lookup('orderBook', instrument);
+    if (!Number.isInteger(depth) || depth < 1) {
+      throw new ProviderError(ID, 'unsupported', `order book depth must be a positive integer, got ${depth}`);
+    }
+    // The book is a function of the time, so a past one is the book as it stood then.
+    const nowMs = at === undefined ? this.now() : validDate(at, 'at');
+    if (nowMs > this.now())
+      throw new ProviderError(ID, 'unsupported', 'an order book of the future was asked for');
+    const view = known.view!;
+    const point = this.market.priceAt(this.market.path(view.path), nowMs);
+    if (!point) throw noData(instrument.symbol, nowMs);
+    const raw = Math.exp(point.log) * view.scale;
+    const mid = view.invert ? 1 / raw : raw;
+    const coin = known.coin!;
+    const levelSize =
+      (coin.path.dailyVolume * (view.volumeShare ?? 1) * LEVEL_SHARE_OF_VOLUME) / coin.path.level2025;
+    const book = this.#derivatives.book(
+      coin.symbol,
+      mid,
+      tickSize(mid),
+      Math.min(depth, MAX_BOOK_DEPTH),
+      levelSize,
+      nowMs,
+    );
+    return { symbol: instrument.symbol, venue: VENUE, ...book, asOf: new Date(nowMs) };
+  }
 
-    async funding({ instrument, signal }: InstrumentCall) {
-      guard(signal);
-      const known = lookup('funding', instrument);
-      const nowMs = now();
-      const view = known.view!;
-      const point = market.priceAt(market.path(view.path), nowMs);
-      if (!point) throw noData(instrument.symbol, nowMs);
-      const rate = derivatives.fundingRate(known.coin!.symbol, nowMs);
-      // The perpetual trades at a premium that carries the funding rate.
-      return {
-        symbol: instrument.symbol,
-        venue: VENUE,
-        rate,
-        intervalHours: 8,
-        markPrice: priceOf(view, point.log + rate / 2),
-        nextFundingTime: new Date(derivatives.nextFunding(nowMs)),
-        asOf: new Date(nowMs),
-      };
-    },
+  async funding({ instrument, signal }: InstrumentCall): Promise<FundingRate> {
+    guard(signal);
+    const known = lookup('funding', instrument);
+    const nowMs = this.now();
+    const view = known.view!;
+    const point = this.market.priceAt(this.market.path(view.path), nowMs);
+    if (!point) throw noData(instrument.symbol, nowMs);
+    const rate = this.#derivatives.fundingRate(known.coin!.symbol, nowMs);
+    // The perpetual trades at a premium that carries the funding rate.
+    return {
+      symbol: instrument.symbol,
+      venue: VENUE,
+      rate,
+      intervalHours: 8,
+      markPrice: priceOf(view, point.log + rate / 2),
+      nextFundingTime: new Date(this.#derivatives.nextFunding(nowMs)),
+      asOf: new Date(nowMs),
+    };
+  }
 
-    async transfers({ since, minUsd, assets, signal }: TransfersCall) {
-      guard(signal);
-      const sinceMs = validDate(since, 'since');
-      if (!Number.isFinite(minUsd) || minUsd < 0) {
-        throw new ProviderError(ID, 'unsupported', `minUsd must be a non-negative number, got ${minUsd}`);
-      }
-      const indexes = (assets ?? TRANSFER_ASSETS.map((a) => a.asset)).map((asset) => {
-        const i = TRANSFER_ASSETS.findIndex((a) => a.asset === asset.toUpperCase());
-        if (i < 0) throw unknownSymbol(ID, asset, 'the simulated chain watcher does not track it');
-        return i;
-      });
-      const nowMs = now();
-      const fromMs = Math.max(sinceMs, nowMs - TRANSFER_RETENTION_MS);
-      if (fromMs > nowMs) return [];
-      return transfers.between(fromMs, nowMs, minUsd, indexes, usdPrice);
-    },
+  async transfers({ since, minUsd, assets, signal }: TransfersCall): Promise<Transfer[]> {
+    guard(signal);
+    const sinceMs = validDate(since, 'since');
+    if (!Number.isFinite(minUsd) || minUsd < 0) {
+      throw new ProviderError(ID, 'unsupported', `minUsd must be a non-negative number, got ${minUsd}`);
+    }
+    const indexes = (assets ?? TRANSFER_ASSETS.map((a) => a.asset)).map((asset) => {
+      const i = TRANSFER_ASSETS.findIndex((a) => a.asset === asset.toUpperCase());
+      if (i < 0) throw unknownSymbol(ID, asset, 'the simulated chain watcher does not track it');
+      return i;
+    });
+    const nowMs = this.now();
+    const fromMs = Math.max(sinceMs, nowMs - TRANSFER_RETENTION_MS);
+    if (fromMs > nowMs) return [];
+    return this.#transfers.between(fromMs, nowMs, minUsd, indexes, (coin, ms) => this.#usdPrice(coin, ms));
+  }
 
-    async venueStatus({ signal }: Call) {
-      guard(signal);
-      return venues.statusAt(now());
-    },
-  };
+  async venueStatus({ signal }: Call): Promise<VenueStatus[]> {
+    guard(signal);
+    return this.#venues.statusAt(this.now());
+  }
+
+  /** Last traded USD price of a coin (USDT and USDC through their USD pairs). */
+  #usdPrice(coin: string, ms: number): number | undefined {
+    const spec = COINS.find((c) => c.symbol === coin);
+    const point = spec ? this.market.priceAt(this.market.path(spec.path), ms) : undefined;
+    return point ? Math.exp(point.log) : undefined;
+  }
 }
