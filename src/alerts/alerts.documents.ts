@@ -1,10 +1,88 @@
 /**
  * The GraphQL operations the alert routes and tools run (through the operation runner, as the
- * caller). Variables are named as the wire names them (`alert_id`, `email_config`), so a tool's
- * arguments are the REST body's fields; nested values are GraphQL input objects (alerts.wire.ts
- * converts them).
+ * caller), and the shapes of their data. Variables are named as the wire names them (`alert_id`,
+ * `email_config`), so a tool's arguments are the REST body's fields; nested values are GraphQL input
+ * objects. Enum values arrive in their GraphQL spelling (WATCHDOG_EVENT) and times as ISO strings;
+ * alerts.wire.ts converts both ways.
  */
-import { ALERT_FIELDS, ATTEMPT_FIELDS, TEST_FIELDS } from './alerts.wire.ts';
+
+/** The fields the surfaces select of an `Alert` (AlertData; alertWire reads exactly these). */
+export const ALERT_FIELDS =
+  'alertId name description enabled ' +
+  'trigger { type eventFilter { eventTypes severities assets watchdogs } symbol priceThreshold direction ' +
+  'hysteresisPercent volumeThreshold condition checkIntervalSeconds } deliveryMethods ' +
+  'emailConfig { smtpHost smtpPort smtpUser hasPassword useTls fromEmail toEmails } ' +
+  'chatConfig { chatIds hasBotToken } ' +
+  'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
+  'cooldownSeconds createdAt updatedAt lastTriggered triggerCount owner';
+
+export const ATTEMPT_FIELDS = 'deliveryId attempt method status responseCode latencyMs error attemptedAt';
+export const TEST_FIELDS = 'alertId results { method deliveryId status responseCode latencyMs error }';
+
+export interface TriggerData {
+  readonly type: string;
+  readonly eventFilter: {
+    readonly eventTypes: readonly string[];
+    readonly severities: readonly string[];
+    readonly assets: readonly string[];
+    readonly watchdogs: readonly string[];
+  } | null;
+  readonly symbol: string | null;
+  readonly priceThreshold: number | null;
+  readonly direction: string | null;
+  readonly hysteresisPercent: number | null;
+  readonly volumeThreshold: number | null;
+  readonly condition: string | null;
+  readonly checkIntervalSeconds: number | null;
+}
+
+export interface AlertData {
+  readonly alertId: string;
+  readonly name: string;
+  readonly description: string;
+  readonly enabled: boolean;
+  readonly trigger: TriggerData;
+  readonly deliveryMethods: readonly string[];
+  readonly emailConfig: {
+    readonly smtpHost: string | null;
+    readonly smtpPort: number | null;
+    readonly smtpUser: string | null;
+    readonly hasPassword: boolean;
+    readonly useTls: boolean;
+    readonly fromEmail: string | null;
+    readonly toEmails: readonly string[];
+  } | null;
+  readonly chatConfig: { readonly chatIds: readonly string[]; readonly hasBotToken: boolean } | null;
+  readonly webhookConfig: {
+    readonly url: string;
+    readonly method: string;
+    readonly headers: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+    readonly hasAuthToken: boolean;
+    readonly hasSigningSecret: boolean;
+  } | null;
+  readonly cooldownSeconds: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly lastTriggered: string | null;
+  readonly triggerCount: number;
+  readonly owner: string | null;
+}
+
+export interface AttemptData {
+  readonly deliveryId: string;
+  readonly attempt: number;
+  readonly method: string;
+  readonly status: string;
+  readonly responseCode: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+  readonly attemptedAt: string;
+}
+
+export interface TestSendData {
+  readonly alertId: string;
+  readonly results: ReadonlyArray<Omit<AttemptData, 'attempt' | 'attemptedAt'>>;
+}
 
 /** The alert's fields as variables, each passed to its `AlertInput` field. */
 const ALERT_VARIABLES =

@@ -7,6 +7,8 @@ import { type RouteOperation, runRouteOperation } from '../platform/rest/operati
 import { checkedWireAlert } from './alert-input.wire.ts';
 import {
   ALERT_DELIVERIES,
+  type AlertData,
+  type AttemptData,
   CREATE_ALERT,
   DELETE_ALERT,
   DISABLE_ALERT,
@@ -15,9 +17,10 @@ import {
   LIST_ALERTS,
   REPLACE_ALERT,
   TEST_ALERT,
+  type TestSendData,
 } from './alerts.documents.ts';
 import { MAX_DELIVERY_LIMIT } from './alerts.graphql.ts';
-import { alertVariables, alertWire, attemptWire } from './alerts.wire.ts';
+import { alertVariables, alertWire, attemptWire, testSendWire } from './alerts.wire.ts';
 
 /**
  * The alerts' HTTP routes, at the paths existing clients call (/api/alerts...). Each runs a GraphQL
@@ -78,7 +81,7 @@ function limitParam(search: URLSearchParams): number | undefined {
   return n;
 }
 
-const create = operationRoute<{ createAlert: Json }>(
+const create = operationRoute<{ createAlert: AlertData }>(
   async (request) => ({
     document: CREATE_ALERT,
     variables: alertVariables(checkedWireAlert(await body(request))),
@@ -86,7 +89,7 @@ const create = operationRoute<{ createAlert: Json }>(
   (data) => json(alertWire(data.createAlert), 201),
 );
 
-const list = operationRoute<{ alerts: Json[] }>(
+const list = operationRoute<{ alerts: AlertData[] }>(
   (request) => {
     const enabledOnly = booleanParam(new URL(request.url).searchParams, 'enabled_only');
     return {
@@ -97,12 +100,12 @@ const list = operationRoute<{ alerts: Json[] }>(
   (data) => json(data.alerts.map(alertWire)),
 );
 
-const get = operationRoute<{ alert: Json }>(
+const get = operationRoute<{ alert: AlertData }>(
   (_request, context) => ({ document: GET_ALERT, variables: pathId(context) }),
   (data) => json(alertWire(data.alert)),
 );
 
-const replace = operationRoute<{ updateAlert: Json }>(
+const replace = operationRoute<{ updateAlert: AlertData }>(
   async (request, context) => {
     const { alert_id } = pathId(context);
     const given = await body(request);
@@ -123,21 +126,21 @@ const remove = operationRoute<{ deleteAlert: string }>(
 
 function switchRoute(enabled: boolean): Build {
   const field = enabled ? 'enableAlert' : 'disableAlert';
-  return operationRoute<Record<string, Json>>(
+  return operationRoute<Record<'enableAlert' | 'disableAlert', AlertData>>(
     (_request, context) => ({ document: enabled ? ENABLE_ALERT : DISABLE_ALERT, variables: pathId(context) }),
     (data) => {
-      const alert = alertWire(data[field]!);
+      const alert = alertWire(data[field]);
       return json({ status: enabled ? 'enabled' : 'disabled', alert_id: alert.alert_id, alert });
     },
   );
 }
 
-const test = operationRoute<{ testAlert: { alertId: string; results: Json[] } }>(
+const test = operationRoute<{ testAlert: TestSendData }>(
   (_request, context) => ({ document: TEST_ALERT, variables: pathId(context) }),
-  (data) => json({ alert_id: data.testAlert.alertId, results: data.testAlert.results.map(attemptWire) }),
+  (data) => json(testSendWire(data.testAlert)),
 );
 
-const deliveries = operationRoute<{ alertDeliveries: Json[] }>(
+const deliveries = operationRoute<{ alertDeliveries: AttemptData[] }>(
   (request, context) => {
     const limit = limitParam(new URL(request.url).searchParams);
     return { document: ALERT_DELIVERIES, variables: { ...pathId(context), ...(limit ? { limit } : {}) } };

@@ -12,6 +12,7 @@ import {
 import type { DeliveryMethod } from './alert.model.ts';
 import type { StoredAlertConfig } from './alert-config.wire.ts';
 import type { StoredAlertEvent } from './alert-event.wire.ts';
+import type { AttemptStatus } from './delivery/delivery.model.ts';
 
 /**
  * Alerts, owned by the principal that created them. The id is the client's (`alert_id`), unique
@@ -96,9 +97,6 @@ export const alertDeliveries = pgTable(
     index('alert_deliveries_status_idx').on(t.status, t.nextAttemptAt),
   ],
 );
-
-/** How one attempt ended: delivered, worth another attempt, or failed for good. */
-export type AttemptStatus = 'delivered' | 'retry' | 'failed';
 
 /** The delivery record: one row per attempt. */
 export const alertDeliveryAttempts = pgTable(

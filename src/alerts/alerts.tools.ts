@@ -4,6 +4,8 @@ import { DELIVERY_METHODS, TRIGGER_TYPES } from './alert.model.ts';
 import { alertIdSchema, alertInputSchema } from './alert-input.wire.ts';
 import {
   ALERT_DELIVERIES,
+  type AlertData,
+  type AttemptData,
   CREATE_ALERT,
   DELETE_ALERT,
   DISABLE_ALERT,
@@ -11,10 +13,11 @@ import {
   GET_ALERT,
   LIST_ALERTS,
   TEST_ALERT,
+  type TestSendData,
   UPDATE_ALERT,
 } from './alerts.documents.ts';
 import { DEFAULT_DELIVERY_LIMIT, MAX_DELIVERY_LIMIT } from './alerts.graphql.ts';
-import { alertVariables, alertWire, attemptWire } from './alerts.wire.ts';
+import { alertVariables, alertWire, attemptWire, testSendWire } from './alerts.wire.ts';
 
 /**
  * Alerts as MCP tools (and REST tool routes): the same GraphQL documents as the /api/alerts routes,
@@ -22,8 +25,6 @@ import { alertVariables, alertWire, attemptWire } from './alerts.wire.ts';
  * store's schema) and the same answers. Writes need the `write` scope, inherited from their
  * mutations.
  */
-
-type Json = Record<string, unknown>;
 
 const isoTime = z.string().describe('ISO 8601 time, UTC');
 
@@ -110,31 +111,31 @@ const alertArguments: Record<string, ToolArgument> = {
 const idArgument: ToolArgument = { schema: alertIdSchema, description: 'The alert id' };
 const write = { readOnlyHint: false, destructiveHint: false } as const;
 
-const createAlert: ToolDefinition<{ createAlert: Json }> = {
+const createAlert: ToolDefinition<{ createAlert: AlertData }> = {
   name: 'create-alert',
   title: 'Create an alert',
   description: `Creates an alert: a trigger, delivery methods and a cooldown. An alert_id you already use is refused. ${SECRETS}`,
   document: CREATE_ALERT,
   arguments: alertArguments,
-  variables: (args) => alertVariables(args as Json),
+  variables: (args) => alertVariables(args),
   result: (data) => alertWire(data.createAlert),
   outputSchema: alertSchema,
   annotations: { ...write, idempotentHint: false },
 };
 
-const updateAlert: ToolDefinition<{ updateAlert: Json }> = {
+const updateAlert: ToolDefinition<{ updateAlert: AlertData }> = {
   name: 'update-alert',
   title: 'Replace an alert',
   description: `Replaces the alert alert_id names, whole (fields left out take their defaults). A secret left out keeps its stored value; null removes it. ${SECRETS}`,
   document: UPDATE_ALERT,
   arguments: alertArguments,
-  variables: (args) => alertVariables(args as Json),
+  variables: (args) => alertVariables(args),
   result: (data) => alertWire(data.updateAlert),
   outputSchema: alertSchema,
   annotations: { ...write, idempotentHint: true },
 };
 
-const listAlerts: ToolDefinition<{ alerts: Json[] }> = {
+const listAlerts: ToolDefinition<{ alerts: AlertData[] }> = {
   name: 'list-alerts',
   title: 'List alerts',
   description: 'Your alerts, oldest first, secrets as has_* flags.',
@@ -145,7 +146,7 @@ const listAlerts: ToolDefinition<{ alerts: Json[] }> = {
   annotations: { readOnlyHint: true },
 };
 
-const getAlert: ToolDefinition<{ alert: Json }> = {
+const getAlert: ToolDefinition<{ alert: AlertData }> = {
   name: 'get-alert',
   title: 'Get an alert',
   description: 'One of your alerts (NOT_FOUND for an unknown id), secrets as has_* flags.',
@@ -168,7 +169,7 @@ const deleteAlert: ToolDefinition<{ deleteAlert: string }> = {
 };
 
 const switches = ([true, false] as const).map(
-  (enabled): ToolDefinition<Record<string, Json>> => ({
+  (enabled): ToolDefinition<Record<'enableAlert' | 'disableAlert', AlertData>> => ({
     name: enabled ? 'enable-alert' : 'disable-alert',
     title: enabled ? 'Enable an alert' : 'Disable an alert',
     description: enabled
@@ -177,7 +178,7 @@ const switches = ([true, false] as const).map(
     document: enabled ? ENABLE_ALERT : DISABLE_ALERT,
     arguments: { alert_id: idArgument },
     result: (data) => {
-      const alert = alertWire(data[enabled ? 'enableAlert' : 'disableAlert']!);
+      const alert = alertWire(data[enabled ? 'enableAlert' : 'disableAlert']);
       return { status: enabled ? 'enabled' : 'disabled', alert_id: alert.alert_id, alert };
     },
     outputSchema: switchSchema,
@@ -185,19 +186,19 @@ const switches = ([true, false] as const).map(
   }),
 );
 
-const testAlert: ToolDefinition<{ testAlert: { alertId: string; results: Json[] } }> = {
+const testAlert: ToolDefinition<{ testAlert: TestSendData }> = {
   name: 'test-alert',
   title: 'Test-send an alert',
   description:
     'Sends a sample event by each of the alert’s methods now (even when disabled or cooling down) and answers with one result per method; the attempts are recorded, not retried.',
   document: TEST_ALERT,
   arguments: { alert_id: idArgument },
-  result: (data) => ({ alert_id: data.testAlert.alertId, results: data.testAlert.results.map(attemptWire) }),
+  result: (data) => testSendWire(data.testAlert),
   outputSchema: z.object({ alert_id: z.string(), results: z.array(attemptSchema) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 };
 
-const getAlertDeliveries: ToolDefinition<{ alertDeliveries: Json[] }> = {
+const getAlertDeliveries: ToolDefinition<{ alertDeliveries: AttemptData[] }> = {
   name: 'get-alert-deliveries',
   title: 'Alert delivery record',
   description: 'Every delivery attempt of one of your alerts (test-sends too), newest first.',

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { checkedWireAlert } from './alert-input.wire.ts';
 import { InvalidAlertError } from './alerts.errors.ts';
-import { alertInputOfWire, alertVariables, alertWire, wireOfAlertInput } from './alerts.wire.ts';
+import {
+  alertInputOfWire,
+  alertVariables,
+  alertWire,
+  attemptWire,
+  testSendWire,
+  wireOfAlertInput,
+} from './alerts.wire.ts';
 
 const wire = {
   alert_id: 'a-1',
@@ -81,9 +88,12 @@ describe('alert wire <-> GraphQL', () => {
   });
 
   it('maps GraphQL data back to the wire view, dropping other trigger types’ fields', () => {
+    const times = { createdAt: '2025-06-11T15:00:00.000Z', updatedAt: '2025-06-11T15:01:00.000Z' };
     const view = alertWire({
       alertId: 'a-1',
       name: 'n',
+      description: '',
+      enabled: true,
       trigger: {
         type: 'PRICE_THRESHOLD',
         eventFilter: null,
@@ -99,11 +109,17 @@ describe('alert wire <-> GraphQL', () => {
       emailConfig: null,
       chatConfig: { chatIds: ['1'], hasBotToken: true },
       webhookConfig: null,
+      cooldownSeconds: 60,
+      ...times,
+      lastTriggered: null,
+      triggerCount: 0,
       owner: null,
     });
     expect(view).toEqual({
       alert_id: 'a-1',
       name: 'n',
+      description: '',
+      enabled: true,
       trigger: {
         type: 'price_threshold',
         symbol: 'AAPL',
@@ -115,6 +131,147 @@ describe('alert wire <-> GraphQL', () => {
       email_config: null,
       chat_config: { chat_ids: ['1'], has_bot_token: true },
       webhook_config: null,
+      cooldown_seconds: 60,
+      created_at: '2025-06-11T15:00:00.000Z',
+      updated_at: '2025-06-11T15:01:00.000Z',
+      last_triggered: null,
+      trigger_count: 0,
+    });
+    // The wire's key order is the selection's (answers are compared as text by some clients).
+    expect(Object.keys(view)).toEqual([
+      'alert_id',
+      'name',
+      'description',
+      'enabled',
+      'trigger',
+      'delivery_methods',
+      'email_config',
+      'chat_config',
+      'webhook_config',
+      'cooldown_seconds',
+      'created_at',
+      'updated_at',
+      'last_triggered',
+      'trigger_count',
+    ]);
+  });
+
+  it('maps an event filter, every configuration, and the owner an admin sees', () => {
+    const view = alertWire({
+      alertId: 'a-2',
+      name: 'n',
+      description: 'd',
+      enabled: false,
+      trigger: {
+        type: 'WATCHDOG_EVENT',
+        eventFilter: {
+          eventTypes: ['FUNDING_SPIKE'],
+          severities: ['HIGH'],
+          assets: ['BTC'],
+          watchdogs: ['FUNDING_RATE'],
+        },
+        symbol: null,
+        priceThreshold: null,
+        direction: null,
+        hysteresisPercent: null,
+        volumeThreshold: null,
+        condition: null,
+        checkIntervalSeconds: null,
+      },
+      deliveryMethods: ['EMAIL', 'WEBHOOK'],
+      emailConfig: {
+        smtpHost: null,
+        smtpPort: 465,
+        smtpUser: null,
+        hasPassword: false,
+        useTls: true,
+        fromEmail: null,
+        toEmails: ['ops@example.com'],
+      },
+      chatConfig: null,
+      webhookConfig: {
+        url: 'https://hooks.example.com/x',
+        method: 'PUT',
+        headers: [{ name: 'X-Team', value: 'ops' }],
+        hasAuthToken: true,
+        hasSigningSecret: false,
+      },
+      cooldownSeconds: 0,
+      createdAt: '2025-06-11T15:00:00.000Z',
+      updatedAt: '2025-06-11T15:00:00.000Z',
+      lastTriggered: '2025-06-11T16:00:00.000Z',
+      triggerCount: 3,
+      owner: 'k2',
+    });
+    expect(view).toMatchObject({
+      trigger: {
+        type: 'watchdog_event',
+        event_filter: {
+          event_types: ['funding_spike'],
+          severities: ['high'],
+          assets: ['BTC'],
+          watchdogs: ['funding_rate'],
+        },
+      },
+      delivery_methods: ['email', 'webhook'],
+      email_config: {
+        smtp_host: null,
+        smtp_port: 465,
+        smtp_user: null,
+        has_password: false,
+        use_tls: true,
+        from_email: null,
+        to_emails: ['ops@example.com'],
+      },
+      webhook_config: {
+        url: 'https://hooks.example.com/x',
+        method: 'PUT',
+        headers: { 'X-Team': 'ops' },
+        has_auth_token: true,
+        has_signing_secret: false,
+      },
+      owner: 'k2',
+    });
+    expect(Object.keys(view.trigger)).toEqual(['type', 'event_filter']);
+    expect(Object.keys(view).at(-1)).toBe('owner');
+  });
+
+  it('maps attempts and test-sends to the wire, enum values in lower case', () => {
+    const attempt = {
+      deliveryId: 'd-1',
+      attempt: 2,
+      method: 'WEBHOOK',
+      status: 'RETRY',
+      responseCode: 503,
+      latencyMs: 12,
+      error: 'HTTP 503',
+      attemptedAt: '2025-06-11T15:00:00.000Z',
+    };
+    expect(attemptWire(attempt)).toEqual({
+      delivery_id: 'd-1',
+      attempt: 2,
+      method: 'webhook',
+      status: 'retry',
+      response_code: 503,
+      latency_ms: 12,
+      error: 'HTTP 503',
+      attempted_at: '2025-06-11T15:00:00.000Z',
+    });
+    const { attempt: _a, attemptedAt: _t, ...result } = attempt;
+    expect(
+      testSendWire({ alertId: 'a-1', results: [{ ...result, status: 'DELIVERED', error: null }] }),
+    ).toEqual({
+      alert_id: 'a-1',
+      results: [
+        {
+          method: 'webhook',
+          delivery_id: 'd-1',
+          status: 'delivered',
+          response_code: 503,
+          latency_ms: 12,
+          error: null,
+        },
+      ],
     });
   });
 

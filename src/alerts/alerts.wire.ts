@@ -6,8 +6,18 @@
  */
 import { enumName, fromEnumName } from '../platform/graphql/enum-values.ts';
 import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/watchdog-event.ts';
-import { DELIVERY_METHODS, PRICE_DIRECTIONS, TRIGGER_TYPES } from './alert.model.ts';
+import {
+  DELIVERY_METHODS,
+  type DeliveryMethod,
+  PRICE_DIRECTIONS,
+  type PriceDirection,
+  TRIGGER_TYPES,
+  type TriggerType,
+} from './alert.model.ts';
+import type { EventFilterWire } from './alert-config.wire.ts';
+import type { AlertData, AttemptData, TestSendData, TriggerData } from './alerts.documents.ts';
 import { InvalidAlertError } from './alerts.errors.ts';
+import { ATTEMPT_STATUSES } from './delivery/delivery.model.ts';
 
 type Json = Record<string, unknown>;
 
@@ -29,13 +39,16 @@ const nested = (value: unknown, rename: (key: string) => string, more?: (out: Js
   return out;
 };
 
+const isHeader = (value: unknown): value is { name: string; value: string } =>
+  isObject(value) && typeof value.name === 'string' && typeof value.value === 'string';
+
 const spelled = (value: unknown) => (typeof value === 'string' ? enumName(value) : value);
 const spelledList = (value: unknown) => (Array.isArray(value) ? value.map(spelled) : value);
 
 // ---------------------------------------------------------------- wire -> GraphQL variables
 
 /** A wire alert (a REST body, tool arguments) as the GraphQL `AlertInput`. */
-export function alertInputOfWire(alert: Json): Json {
+export function alertInputOfWire(alert: Readonly<Json>): Json {
   const out = renamed(alert, toCamel);
   if ('delivery_methods' in alert) out.deliveryMethods = spelledList(alert.delivery_methods);
   if ('trigger' in alert) out.trigger = triggerInputOfWire(alert.trigger);
@@ -65,7 +78,7 @@ export function triggerInputOfWire(trigger: unknown): unknown {
 }
 
 /** The variables of the alert documents (alerts.documents.ts): wire names, GraphQL values. */
-export function alertVariables(alert: Json): Json {
+export function alertVariables(alert: Readonly<Json>): Json {
   return renamed(alertInputOfWire(alert), toSnake);
 }
 
@@ -86,8 +99,7 @@ export function wireOfAlertInput(input: Json): Json {
   if ('chatConfig' in input) out.chat_config = nested(input.chatConfig, toSnake);
   if ('webhookConfig' in input) {
     out.webhook_config = nested(input.webhookConfig, toSnake, (w, from) => {
-      if (Array.isArray(from.headers))
-        w.headers = headerRecord(from.headers as { name: string; value: string }[]);
+      if (Array.isArray(from.headers) && from.headers.every(isHeader)) w.headers = headerRecord(from.headers);
     });
   }
   return out;
@@ -110,73 +122,145 @@ function headerRecord(headers: readonly { name: string; value: string }[]): Reco
 
 // ---------------------------------------------------------------- GraphQL data -> wire
 
-/** The fields the surfaces select of an `Alert` (alertWire reads exactly these). */
-export const ALERT_FIELDS =
-  'alertId name description enabled ' +
-  'trigger { type eventFilter { eventTypes severities assets watchdogs } symbol priceThreshold direction ' +
-  'hysteresisPercent volumeThreshold condition checkIntervalSeconds } deliveryMethods ' +
-  'emailConfig { smtpHost smtpPort smtpUser hasPassword useTls fromEmail toEmails } ' +
-  'chatConfig { chatIds hasBotToken } ' +
-  'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
-  'cooldownSeconds createdAt updatedAt lastTriggered triggerCount owner';
-
-export const ATTEMPT_FIELDS = 'deliveryId attempt method status responseCode latencyMs error attemptedAt';
-export const TEST_FIELDS = 'alertId results { method deliveryId status responseCode latencyMs error }';
-
 const fromType = fromEnumName(TRIGGER_TYPES);
 const fromMethod = fromEnumName(DELIVERY_METHODS);
 const fromEventType = fromEnumName(EVENT_TYPES);
 const fromSeverity = fromEnumName(SEVERITIES);
 const fromWatchdog = fromEnumName(WATCHDOG_NAMES);
 const fromDirection = fromEnumName(PRICE_DIRECTIONS);
-const lower = (name: string) => name.toLowerCase();
+const fromStatus = fromEnumName(ATTEMPT_STATUSES);
 
-/** Snake keys of an object, dropping the null ones (a trigger has only its own type's fields). */
-function compact(value: Json): Json {
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== null)
-      .map(([k, v]) => [toSnake(k), v]),
-  );
+/** A trigger as answered: its type and its own type's fields only. */
+export interface TriggerView {
+  readonly type: TriggerType;
+  readonly event_filter?: EventFilterWire;
+  readonly symbol?: string;
+  readonly price_threshold?: number;
+  readonly direction?: PriceDirection;
+  readonly hysteresis_percent?: number;
+  readonly volume_threshold?: number;
+  readonly condition?: string;
+  readonly check_interval_seconds?: number;
 }
 
-/** An `Alert` as selected by ALERT_FIELDS, in the wire shape (AlertView). */
-export function alertWire(alert: Json): Json {
-  const trigger = alert.trigger as Json;
-  const filter = trigger.eventFilter as Json | null;
-  const email = alert.emailConfig as Json | null;
-  const chat = alert.chatConfig as Json | null;
-  const webhook = alert.webhookConfig as Json | null;
-  const { owner, ...rest } = alert;
-  const out = renamed(rest, toSnake);
-  out.trigger = compact({
-    ...trigger,
-    type: fromType(trigger.type as string),
-    eventFilter: filter && {
-      event_types: (filter.eventTypes as string[]).map(fromEventType),
-      severities: (filter.severities as string[]).map(fromSeverity),
-      assets: filter.assets,
-      watchdogs: (filter.watchdogs as string[]).map(fromWatchdog),
+/** An alert as every surface answers it: what was written, a secret only as `has_<name>`. */
+export interface AlertView {
+  readonly alert_id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly enabled: boolean;
+  readonly trigger: TriggerView;
+  readonly delivery_methods: DeliveryMethod[];
+  readonly email_config: {
+    readonly smtp_host: string | null;
+    readonly smtp_port: number | null;
+    readonly smtp_user: string | null;
+    readonly has_password: boolean;
+    readonly use_tls: boolean;
+    readonly from_email: string | null;
+    readonly to_emails: readonly string[];
+  } | null;
+  readonly chat_config: { readonly chat_ids: readonly string[]; readonly has_bot_token: boolean } | null;
+  readonly webhook_config: {
+    readonly url: string;
+    readonly method: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly has_auth_token: boolean;
+    readonly has_signing_secret: boolean;
+  } | null;
+  readonly cooldown_seconds: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly last_triggered: string | null;
+  readonly trigger_count: number;
+  /** Shown to admins on other owners' alerts. */
+  readonly owner?: string;
+}
+
+/** An `Alert` as selected by ALERT_FIELDS, in the wire shape. */
+export function alertWire(alert: AlertData): AlertView {
+  const { emailConfig: email, chatConfig: chat, webhookConfig: webhook } = alert;
+  return {
+    alert_id: alert.alertId,
+    name: alert.name,
+    description: alert.description,
+    enabled: alert.enabled,
+    trigger: triggerView(alert.trigger),
+    delivery_methods: alert.deliveryMethods.map(fromMethod),
+    email_config: email && {
+      smtp_host: email.smtpHost,
+      smtp_port: email.smtpPort,
+      smtp_user: email.smtpUser,
+      has_password: email.hasPassword,
+      use_tls: email.useTls,
+      from_email: email.fromEmail,
+      to_emails: email.toEmails,
     },
-    direction: typeof trigger.direction === 'string' ? fromDirection(trigger.direction) : null,
-  });
-  out.delivery_methods = (alert.deliveryMethods as string[]).map(fromMethod);
-  out.email_config = email && renamed(email, toSnake);
-  out.chat_config = chat && renamed(chat, toSnake);
-  out.webhook_config = webhook && {
-    ...renamed(webhook, toSnake),
-    headers: Object.fromEntries(
-      (webhook.headers as { name: string; value: string }[]).map((h) => [h.name, h.value]),
-    ),
+    chat_config: chat && { chat_ids: chat.chatIds, has_bot_token: chat.hasBotToken },
+    webhook_config: webhook && {
+      url: webhook.url,
+      method: webhook.method,
+      headers: Object.fromEntries(webhook.headers.map((h) => [h.name, h.value])),
+      has_auth_token: webhook.hasAuthToken,
+      has_signing_secret: webhook.hasSigningSecret,
+    },
+    cooldown_seconds: alert.cooldownSeconds,
+    created_at: alert.createdAt,
+    updated_at: alert.updatedAt,
+    last_triggered: alert.lastTriggered,
+    trigger_count: alert.triggerCount,
+    ...(alert.owner !== null ? { owner: alert.owner } : {}),
   };
-  if (typeof owner === 'string') out.owner = owner;
-  return out;
 }
 
-/** An `AlertDeliveryAttempt` (ATTEMPT_FIELDS) or an `AlertTestResult` in the wire shape. */
-export function attemptWire(attempt: Json): Json {
-  const out = renamed(attempt, toSnake);
-  out.method = fromMethod(attempt.method as string);
-  out.status = lower(attempt.status as string);
-  return out;
+/** GraphQL answers every trigger field; the wire keeps those of the trigger's type (the non-null ones). */
+function triggerView(t: TriggerData): TriggerView {
+  const filter = t.eventFilter;
+  return {
+    type: fromType(t.type),
+    ...(filter && {
+      event_filter: {
+        event_types: filter.eventTypes.map(fromEventType),
+        severities: filter.severities.map(fromSeverity),
+        assets: filter.assets,
+        watchdogs: filter.watchdogs.map(fromWatchdog),
+      },
+    }),
+    ...(t.symbol !== null && { symbol: t.symbol }),
+    ...(t.priceThreshold !== null && { price_threshold: t.priceThreshold }),
+    ...(t.direction !== null && { direction: fromDirection(t.direction) }),
+    ...(t.hysteresisPercent !== null && { hysteresis_percent: t.hysteresisPercent }),
+    ...(t.volumeThreshold !== null && { volume_threshold: t.volumeThreshold }),
+    ...(t.condition !== null && { condition: t.condition }),
+    ...(t.checkIntervalSeconds !== null && { check_interval_seconds: t.checkIntervalSeconds }),
+  };
+}
+
+/** An `AlertDeliveryAttempt` (ATTEMPT_FIELDS) in the wire shape. */
+export function attemptWire(attempt: AttemptData) {
+  return {
+    delivery_id: attempt.deliveryId,
+    attempt: attempt.attempt,
+    method: fromMethod(attempt.method),
+    status: fromStatus(attempt.status),
+    response_code: attempt.responseCode,
+    latency_ms: attempt.latencyMs,
+    error: attempt.error,
+    attempted_at: attempt.attemptedAt,
+  };
+}
+
+/** A test-send's answer (TEST_FIELDS) in the wire shape. */
+export function testSendWire(test: TestSendData) {
+  return {
+    alert_id: test.alertId,
+    results: test.results.map((r) => ({
+      method: fromMethod(r.method),
+      delivery_id: r.deliveryId,
+      status: fromStatus(r.status),
+      response_code: r.responseCode,
+      latency_ms: r.latencyMs,
+      error: r.error,
+    })),
+  };
 }

@@ -4,9 +4,10 @@
  */
 import type { Alert, DeliveryMethod } from '../alert.model.ts';
 import type { AlertEvent } from '../alert-event.model.ts';
-import type { AttemptStatus } from '../alerts.sql.ts';
 
-export type { AttemptStatus } from '../alerts.sql.ts';
+/** How one attempt ended: delivered, worth another attempt, or failed for good. */
+export const ATTEMPT_STATUSES = ['delivered', 'retry', 'failed'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 /** How one attempt ended, as a channel reports it. */
 export type AttemptOutcome =

@@ -12,7 +12,6 @@ import type { AlertEvent } from '../alert-event.model.ts';
 import { alertEventOfStored } from '../alert-event.wire.ts';
 import { alertOfRow } from '../alerts.repository.ts';
 import {
-  type AttemptStatus,
   alertDeliveries,
   alertDeliveryAttempts,
   alertFirings,
@@ -20,7 +19,7 @@ import {
   type DeliveryStatus,
   type FiringStatus,
 } from '../alerts.sql.ts';
-import type { DeliveryAttempt } from './delivery.model.ts';
+import type { AttemptStatus, DeliveryAttempt } from './delivery.model.ts';
 
 /** A delivery taken for an attempt; the firing or the alert is null when it was deleted meanwhile. */
 export interface ClaimedDelivery {
