@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyService } from './access/api-key.service.ts';
 import type { AlertsDomain } from './alerts/alerts.domain.ts';
 import { createAlerts } from './alerts/alerts.factory.ts';
+import { ApiKeyService } from './api-keys/api-key.service.ts';
 import { openAppDatabase } from './app-database.ts';
 import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
