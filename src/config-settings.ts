@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { loadPersistedOperations } from './platform/graphql/persisted-operations.ts';
+import { loadPersistedOperations } from './platform/graphql/transports/persisted-operations.ts';
 
 /**
  * Every setting Vigil understands, one zod field per environment variable, with its default and
@@ -154,6 +154,8 @@ export const baseShape = {
   GRAPHQL_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
   WS_SUBSCRIBE_RATE_PER_SECOND: int(10, 1, 10_000),
   WS_SUBSCRIBE_BURST: int(20, 1, 10_000),
+  // What serves graphql-ws on /graphql: Vigil's own socket glue, or the library's useServer.
+  GRAPHQL_WS_SERVER: z.enum(['vigil', 'library'], { error: 'must be vigil or library' }).default('vigil'),
 
   SESSION_DEFAULT_TTL_HOURS: int(24, 1, 8_760),
   SESSION_MAX_TTL_HOURS: int(168, 1, 8_760),
@@ -632,6 +634,19 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   WS_SUBSCRIBE_BURST: {
     group: 'websockets',
     description: 'how many of those may be started at once',
+  },
+  GRAPHQL_WS_SERVER: {
+    group: 'websockets',
+    description: prose`what serves graphql-ws on \`/graphql\`: \`vigil\`, Vigil's own socket glue, or
+      \`library\`, graphql-ws's own \`useServer\`, with the same hooks (keys in the upgrade or in
+      \`connectionParams\`, \`GRAPHQL_WS_MAX_SUBSCRIPTIONS\`, \`WS_SUBSCRIBE_*\`, rate limits, error
+      masking, keep-alive and close codes). The library path writes each result to JSON once per
+      subscriber rather than once per result, sends every result through its subscription's iterator
+      with a promise per message, frames each message as two buffers rather than one whole frame, and
+      sends a subscription's snapshots one write each; a reader that stops reading holds back its
+      own subscriptions instead of filling its send buffer, so it is closed only once a reply or ping
+      would go over \`WS_MAX_BUFFERED_BYTES\`. For comparison and as a fallback (see
+      \`npm run bench fanout\`)`,
   },
 
   // --- market data

@@ -192,6 +192,8 @@ const configSchema = settingsSchema.transform((s) => ({
     maxConnectionsPerClient: s.WS_MAX_CONNECTIONS_PER_CLIENT,
     graphqlMaxSubscriptions: s.GRAPHQL_WS_MAX_SUBSCRIPTIONS,
     subscribeRate: { perSecond: s.WS_SUBSCRIBE_RATE_PER_SECOND, burst: s.WS_SUBSCRIBE_BURST },
+    /** What serves graphql-ws: Vigil's socket glue or the library's `useServer`. */
+    graphqlServer: s.GRAPHQL_WS_SERVER,
   },
   sessions: {
     defaultTtlHours: s.SESSION_DEFAULT_TTL_HOURS,

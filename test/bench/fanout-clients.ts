@@ -62,7 +62,7 @@ export const SYMBOLS = [
  * connections from one address, in a new data directory (the caller removes it), from the server
  * code `server` (bundled-server.ts).
  */
-export function fanoutServer(server: ServerModules, clients: number) {
+export function fanoutServer(server: ServerModules, clients: number, env: Record<string, string> = {}) {
   const { createFakeProvider, parseConfig } = server;
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const fake = createFakeProvider('bench', { capabilities: ['quote', 'stream'] });
@@ -74,6 +74,7 @@ export function fanoutServer(server: ServerModules, clients: number) {
     // Every client comes from 127.0.0.1: the per-client bounds are lifted so they measure nothing.
     WS_MAX_CONNECTIONS_PER_CLIENT: String(clients + 100),
     RATE_LIMIT_MAX: '1000000',
+    ...env,
   });
   return { dataDir, fake, config };
 }

@@ -20,9 +20,13 @@ import { table } from './stats.ts';
  * Measured: time to connect, subscribe and get every snapshot, delivery latency from the upstream
  * tick to each client, CPU per delivered message (the server's, and the whole process's), and
  * server heap per subscriber. The server's code is bundled as `npm start` runs it (bundled-server.ts).
+ * Each N is measured on both GRAPHQL_WS_SERVER values (Vigil's socket glue and graphql-ws's own
+ * `useServer`), so the custom transport keeps showing what it earns.
  * FANOUT_SIZES sets N (default 1000,5000), FANOUT_ROUNDS the measured
  * rounds (default 8).
  */
+type FakeOf = ReturnType<typeof fanoutServer>['fake'];
+
 const SIZES = (process.env.FANOUT_SIZES ?? '1000,5000').split(',').map(Number);
 const ROUNDS = Number(process.env.FANOUT_ROUNDS ?? 8);
 const GAP_MS = 100;
@@ -34,9 +38,13 @@ export async function run(): Promise<void> {
   const most = Math.max(...SIZES);
   const server = await bundledServer();
   const { buildApp, createDeps, modules } = server;
-  const { dataDir, fake, config } = fanoutServer(server, most);
-  const app = buildApp(await createDeps(config, { providers: [fake] }), modules);
-  const { url } = await app.start({ port: 0, host: '127.0.0.1' });
+  const apps: Array<{ kind: string; url: string; stop(): Promise<void>; fake: FakeOf; dataDir: string }> = [];
+  for (const kind of ['vigil', 'library']) {
+    const { dataDir, fake, config } = fanoutServer(server, most, { GRAPHQL_WS_SERVER: kind });
+    const app = buildApp(await createDeps(config, { providers: [fake] }), modules);
+    const { url } = await app.start({ port: 0, host: '127.0.0.1' });
+    apps.push({ kind, url, stop: () => app.stop(), fake, dataDir });
+  }
   const clients = clientWorker();
   const rows: Array<Record<string, string | number>> = [];
   const subscribe = JSON.stringify({
@@ -58,21 +66,28 @@ export async function run(): Promise<void> {
           emit: broadcast,
         }),
       );
-      const vigil = await measure(
-        clients,
-        n,
-        `${url.replace('http', 'ws')}/graphql`,
-        { kind: 'graphql-ws', count: SYMBOLS.length, subscribe },
-        '"price":',
-        { ...rounds, emit: (key, i) => fake.emit(SYMBOLS[i]!, key) },
-      );
-      for (let i = 0; i < 200 && fake.streams.size > 0; i++) await sleep(25);
-      rows.push(...compare(n, 'graphql-ws prices', bare, vigil));
+      for (const [i, { kind, url, fake }] of apps.entries()) {
+        const vigil = await measure(
+          clients,
+          n,
+          `${url.replace('http', 'ws')}/graphql`,
+          { kind: 'graphql-ws', count: SYMBOLS.length, subscribe },
+          '"price":',
+          { ...rounds, emit: (key, s) => fake.emit(SYMBOLS[s]!, key) },
+        );
+        for (let w = 0; w < 200 && fake.streams.size > 0; w++) await sleep(25);
+        // The baseline row once per N; a ratio row per server.
+        rows.push(
+          ...compare(n, `graphql-ws prices (GRAPHQL_WS_SERVER=${kind})`, bare, vigil).slice(i === 0 ? 0 : 1),
+        );
+      }
     }
   } finally {
     await clients.stop();
-    await app.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const { stop, dataDir } of apps) {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
   process.stdout.write(`${table(rows)}\n`);
   process.stdout.write(

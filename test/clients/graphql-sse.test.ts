@@ -1,7 +1,7 @@
 import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousPrincipal } from '../../src/platform/access/principal.ts';
-import { createGraphqlSse } from '../../src/platform/graphql/graphql-sse.ts';
+import { createGraphqlSse } from '../../src/platform/graphql/transports/graphql-sse.ts';
 import { viewerOf } from '../../src/platform/http/client-identity.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 

@@ -11,17 +11,17 @@ import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { OperationRunner } from '../operations/runner.ts';
 import type { UpgradeRouter } from '../ws/upgrade-router.ts';
-import { ApqStore } from './apq-store.ts';
 import type { AroundOperation } from './around-operation.ts';
 import type { BaseContext } from './base-context.ts';
 import type { DocumentLimits } from './document-limits.ts';
 import type { GraphiqlTab } from './graphiql.ts';
 import { graphqlRefusalFor, isGraphiqlPage } from './graphql-refusal.ts';
-import { createGraphqlSse, GRAPHQL_STREAM_PATH } from './graphql-sse.ts';
-import { type GraphqlWsServer, serveGraphqlWs } from './graphql-ws.ts';
-import { PersistedOperations } from './persisted-operations.ts';
+import { type GraphqlWsServer, type GraphqlWsServerKind, serveGraphqlWs } from './graphql-ws.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import { registerSdlRoute } from './sdl.routes.ts';
+import { ApqStore } from './transports/apq-store.ts';
+import { createGraphqlSse, GRAPHQL_STREAM_PATH } from './transports/graphql-sse.ts';
+import { PersistedOperations } from './transports/persisted-operations.ts';
 import { createGraphQLServer, GRAPHQL_PATH, type GraphQLServer, type GraphQLServerContext } from './yoga.ts';
 
 export interface GraphqlSurfacesOptions<Context extends BaseContext> {
@@ -54,6 +54,8 @@ export interface GraphqlSurfacesOptions<Context extends BaseContext> {
     readonly maxStreamsPerClient: number;
     readonly maxSubscriptionsPerConnection: number;
     readonly subscribeRate: { readonly perSecond: number; readonly burst: number };
+    /** What serves graphql-ws on the sockets (GRAPHQL_WS_SERVER). */
+    readonly graphqlWsServer?: GraphqlWsServerKind;
   };
 }
 
@@ -153,7 +155,11 @@ export function mountGraphql<Context extends BaseContext>(
       // The key may come in connection_init's payload; each operation checks its own scope.
       credentials: 'deferred',
     }),
-    { maxSubscriptions: settings.maxSubscriptionsPerConnection, subscribeRate: settings.subscribeRate },
+    {
+      maxSubscriptions: settings.maxSubscriptionsPerConnection,
+      subscribeRate: settings.subscribeRate,
+      server: settings.graphqlWsServer ?? 'vigil',
+    },
     options.gate,
     (code) => {
       metrics.graphql.error(code);

@@ -18,14 +18,14 @@ import type { DocumentLimits } from './document-limits.ts';
 import { GraphiqlPage, type GraphiqlTab, graphiqlPlugin } from './graphiql.ts';
 import { boundMessage } from './graphql-errors.ts';
 import { CSRF_HEADERS, httpGuardPlugin } from './http-guard.ts';
-import { multipartSubscriptionsPlugin } from './multipart-subscriptions.ts';
 import { operationGuardPlugin } from './operation-guard.ts';
 import { type OperationMetricsOptions, operationMetricsPlugin } from './operation-metrics.ts';
 import { boundedParseCache } from './parse-cache.ts';
-import { type PersistedOperations, persistedOperationsPlugin } from './persisted-operations.ts';
 import { type RateLimitOptions, rateLimitPlugin } from './rate-limit.ts';
 import { scopeGuardPlugin } from './scope-guard.ts';
-import { sharedSubscriptionsPlugin } from './shared-subscriptions.ts';
+import { multipartSubscriptionsPlugin } from './transports/multipart-subscriptions.ts';
+import { type PersistedOperations, persistedOperationsPlugin } from './transports/persisted-operations.ts';
+import { sharedSubscriptionsPlugin } from './transports/shared-execution.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 

@@ -6,7 +6,7 @@ import {
   getOperationAST,
   type OperationTypeNode,
 } from 'graphql';
-import type { PersistedOperations } from '../graphql/persisted-operations.ts';
+import type { PersistedOperations } from '../graphql/transports/persisted-operations.ts';
 import type { GraphQLServer } from '../graphql/yoga.ts';
 import type { Viewer } from '../http/client-identity.ts';
 

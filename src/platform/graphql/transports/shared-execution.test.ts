@@ -7,8 +7,9 @@ import {
   parse,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { type EventOffer, pushSource, setDirectSink } from './direct-delivery.ts';
-import { sharedResults, sharedSubscriptionsPlugin } from './shared-subscriptions.ts';
+import { type EventOffer, pushSource, setDirectSink } from '../direct-delivery.ts';
+import { sharedResults } from '../shared-subscriptions.ts';
+import { sharedSubscriptionsPlugin } from './shared-execution.ts';
 
 interface Event {
   readonly value: number;

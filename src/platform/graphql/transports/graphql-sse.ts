@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import type { Response as SseResponse } from 'graphql-sse';
 import { createHandler } from 'graphql-sse/lib/use/fetch';
-import { isJsonContentType, readBoundedBody } from '../http/body.ts';
-import type { Viewer } from '../http/client-identity.ts';
-import type { ServerContext } from '../http/http-routes.ts';
-import { originList } from '../http/origins.ts';
-import { untilBodyEnds } from '../http/stream-slots.ts';
-import type { OperationRunner } from '../operations/runner.ts';
-import { withoutHttp } from './graphql-errors.ts';
-import { CSRF_HEADERS } from './http-guard.ts';
+import { isJsonContentType, readBoundedBody } from '../../http/body.ts';
+import type { Viewer } from '../../http/client-identity.ts';
+import type { ServerContext } from '../../http/http-routes.ts';
+import { originList } from '../../http/origins.ts';
+import { untilBodyEnds } from '../../http/stream-slots.ts';
+import type { OperationRunner } from '../../operations/runner.ts';
+import { withoutHttp } from '../graphql-errors.ts';
+import { CSRF_HEADERS } from '../http-guard.ts';
 
 /** graphql-sse's endpoint (the protocol's "single connection" and "distinct connections" modes). */
 export const GRAPHQL_STREAM_PATH = '/graphql/stream';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../clock.ts';
 
 export interface ApqStoreOptions {
   /** Documents held at most (APQ_MAX_ENTRIES). */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { requestError } from '../graphql-errors.ts';
 import type { ApqStore } from './apq-store.ts';
-import { requestError } from './graphql-errors.ts';
 
 export interface PersistedOperationsOptions {
   /** Operations known in advance, by key (PERSISTED_OPERATIONS_FILE). */

@@ -1,7 +1,17 @@
 import type { IncomingMessage } from 'node:http';
-import { CloseCode, handleProtocols, type JSONMessageReplacer, type Server } from 'graphql-ws';
+import type { ExecutionArgs } from 'graphql';
+import {
+  CloseCode,
+  type ConnectionInitMessage,
+  handleProtocols,
+  type JSONMessageReplacer,
+  makeServer,
+  type Server,
+  type ServerOptions,
+} from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
-import { sendText, wholeFrames } from '../ws/whole-frames.ts';
+import { sendText, wholeFrames } from '../../ws/whole-frames.ts';
+import { setDirectSink } from '../direct-delivery.ts';
 
 /**
  * graphql-ws's protocol server (`makeServer`) on `ws` sockets, in place of the library's own
@@ -100,6 +110,67 @@ function spliced(data: string): string {
 export interface SocketExtra {
   readonly socket: WebSocket;
   readonly request: IncomingMessage;
+}
+
+/**
+ * Serves graphql-ws's protocol with `options` on every connection of `wss`, through the glue here
+ * rather than the library's `useServer`: `next` payloads spliced from their cached JSON, and a
+ * direct sink registered for every operation `onSubscribe` prepares, so shared results without
+ * errors skip the iterator (direct-delivery.ts).
+ */
+export function serveVigilGraphqlWs<P extends ConnectionInitMessage['payload']>(
+  options: ServerOptions<P, SocketExtra>,
+  wss: WebSocketServer,
+  keepAliveMs?: number,
+): { dispose(): Promise<void> } {
+  const prepare = options.onSubscribe;
+  return serveProtocol(
+    makeServer<P, SocketExtra>({
+      ...options,
+      // A result many subscribers share is written to JSON once.
+      jsonMessageReplacer: payloadReplacer,
+      onSubscribe: async (ctx, id, payload) => {
+        const prepared = await prepare?.(ctx, id, payload);
+        if (isExecutionArgs(prepared)) registerSink(ctx, id, prepared.contextValue as object);
+        return prepared;
+      },
+    }),
+    wss,
+    keepAliveMs,
+  );
+}
+
+function isExecutionArgs(value: unknown): value is ExecutionArgs {
+  return typeof value === 'object' && value !== null && 'schema' in value && 'document' in value;
+}
+
+/**
+ * Shared results without errors may skip the iterator (direct-delivery.ts): they go out as
+ * graphql-ws would send them (such a result has no errors for `onNext` to change), while the
+ * operation is still this connection's.
+ */
+function registerSink(
+  ctx: { readonly extra: SocketExtra; readonly subscriptions: object },
+  id: string,
+  context: object,
+): void {
+  const socket = ctx.extra.socket;
+  const send = nextSender(socket, id);
+  setDirectSink(context, {
+    accepts: () => socket.readyState === socket.OPEN && id in ctx.subscriptions,
+    deliver: send,
+    // The results queued before delivery began (a price subscription's snapshots) leave in
+    // one write: a system call and a TCP segment for them all, not one per message.
+    batch: (deliverAll) => {
+      const connection = ctx.extra.request.socket;
+      connection.cork();
+      try {
+        deliverAll();
+      } finally {
+        connection.uncork();
+      }
+    },
+  });
 }
 
 /** Serves `server` on every connection of `wss`; returns its disposal. */
