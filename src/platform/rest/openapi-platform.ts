@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { jsonSchemaOf } from '../operations/json-schema.ts';
+import { type Json, jsonContent } from './openapi-builder.ts';
 
-type Json = Record<string, unknown>;
 export type AddOperation = (path: string, method: string, op: Json) => void;
-
-const jsonContent = (schema: unknown) => ({ 'application/json': { schema } });
 
 const graphqlRequestSchema = z
   .object({
@@ -35,6 +33,12 @@ const graphqlResponseSchema = z
  * readiness, metrics and the documentation itself.
  */
 export function addPlatformPaths(operation: AddOperation, toolCount: number, errorBody: unknown): void {
+  addGraphqlPaths(operation);
+  addMcpPaths(operation, toolCount);
+  addOperationalPaths(operation, errorBody);
+}
+
+function addGraphqlPaths(operation: AddOperation): void {
   const gqlResponse = jsonContent(jsonSchemaOf(graphqlResponseSchema, 'output'));
   const gqlResponses = {
     200: { description: 'The result (errors of the operation are in `errors`).', content: gqlResponse },
@@ -77,7 +81,10 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
     },
     responses: gqlResponses,
   });
+}
 
+/** `/mcp`: a session's stream (GET), its end (DELETE) and its JSON-RPC messages (POST). */
+function addMcpPaths(operation: AddOperation, toolCount: number): void {
   const session = {
     name: 'Mcp-Session-Id',
     in: 'header',
@@ -139,7 +146,10 @@ export function addPlatformPaths(operation: AddOperation, toolCount: number, err
       },
     },
   });
+}
 
+/** Health, readiness, metrics, this document, the documentation page and the index. */
+function addOperationalPaths(operation: AddOperation, errorBody: unknown): void {
   // Health, readiness, the index and the documentation need no key (`security: []`); /metrics
   // follows METRICS_REQUIRE_AUTH, so it keeps the document's default.
   const simple = (path: string, id: string, summary: string, content: Json, extra: Json = {}) =>

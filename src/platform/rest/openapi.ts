@@ -1,9 +1,8 @@
-import type { z } from 'zod';
 import { SCOPE_MEANING, SCOPES } from '../access/principal.ts';
 import type { ErrorTable } from '../errors.ts';
 import type { Method, RouteAccess } from '../http/http-routes.ts';
-import { jsonSchemaOf } from '../operations/json-schema.ts';
 import type { Tool } from '../operations/tool.ts';
+import { camel, errorCodeSchema, type Json, jsonContent, OpenApiBuilder, pascal } from './openapi-builder.ts';
 import { addPlatformPaths } from './openapi-platform.ts';
 import {
   errorBodySchema,
@@ -32,11 +31,6 @@ export interface ApiDescription {
   readonly sockets: readonly { readonly path: string; readonly summary: string }[];
 }
 
-type Json = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const jsonContent = (schema: unknown) => ({ 'application/json': { schema } });
-
 /** `/ws/prices/:symbols` -> `/ws/prices/{symbols}`; a trailing `*` becomes `{rest}`. */
 export function openApiPath(template: string): string {
   return template
@@ -52,143 +46,13 @@ export function openApiPath(template: string): string {
  * body), and from the error table: every status a route can give is listed with its codes.
  */
 export function buildOpenApiDocument(api: ApiDescription): Json {
-  const schemas: Record<string, unknown> = {};
-  const addSchema = (name: string, schema: z.ZodType, io: 'input' | 'output') => {
-    schemas[name] = hoistDefs(jsonSchemaOf(schema, io), name, schemas);
-    return ref(name);
-  };
-
-  const codes = api.errors.entries();
-  schemas.ErrorCode = {
-    type: 'string',
-    description: [
-      'Every error code, with the HTTP status REST routes answer it with.',
-      '',
-      '| code | status | meaning |',
-      '|---|---|---|',
-      ...codes.map(
-        ([code, spec]) => `| \`${code}\` | ${spec.status} | ${spec.description.replace(/\|/g, '\\|')} |`,
-      ),
-    ].join('\n'),
-    oneOf: codes.map(([code, spec]) => ({
-      const: code,
-      title: `${code} (${spec.status})`,
-      description: spec.description,
-      'x-status': spec.status,
-    })),
-  };
-  const errorBody = addSchema('ErrorBody', errorBodySchema, 'output') as Json;
-  withCodeRef(schemas.ErrorBody as Json);
-  const callError = addSchema('ToolCallErrorBody', toolCallErrorSchema, 'output');
-  withCodeRef(schemas.ToolCallErrorBody as Json);
-
-  /** Responses for error codes, grouped by status; each lists its codes. */
-  const errorResponses = (codeList: Iterable<string>, body: unknown = errorBody): Json => {
-    const byStatus = new Map<number, string[]>();
-    for (const code of new Set(codeList)) {
-      const status = api.errors.status(code);
-      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-    }
-    const out: Json = {};
-    for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-      out[String(status)] = {
-        description: list.map((c) => `\`${c}\`: ${api.errors.spec(c).description}`).join('\n\n'),
-        ...(status === 429 || status === 503
-          ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } }
-          : {}),
-        content: jsonContent(body),
-      };
-    }
-    return out;
-  };
-  const toolCodes = codes.map(([code]) => code).filter((code) => !NOT_TOOL_CODES.has(code));
-
-  const paths: Record<string, Json> = {};
-  const operationIds = new Set<string>();
-  const operation = (path: string, method: string, op: Json) => {
-    const base = String(op.operationId ?? camel(`${method} ${path}`));
-    let id = base;
-    for (let n = 2; operationIds.has(id); n++) id = `${base}${n}`;
-    operationIds.add(id);
-    paths[path] = { ...paths[path], [method]: { ...op, operationId: id } };
-  };
-
-  operation('/mcp/tools', 'get', {
-    tags: ['MCP tools'],
-    operationId: 'listTools',
-    summary: 'List the tools with their input and output schemas',
-    responses: {
-      200: {
-        description: 'The tools.',
-        content: jsonContent(addSchema('ToolList', toolListSchema, 'output')),
-      },
-    },
-  });
-  operation('/mcp/tools/call', 'post', {
-    tags: ['MCP tools'],
-    operationId: 'callTool',
-    summary: 'Call a tool by name (MCP-style envelope)',
-    description:
-      'Body `{name, arguments}`. The answer is `{content, structuredContent, isError:false}`; errors have an honest ' +
-      'status and carry `isError: true` and `content` besides the error body.',
-    requestBody: {
-      required: true,
-      content: jsonContent(addSchema('ToolCallRequest', toolCallRequestSchema, 'input')),
-    },
-    responses: {
-      200: {
-        description: 'The tool answered.',
-        content: jsonContent(addSchema('ToolCallResult', toolCallResultSchema, 'output')),
-      },
-      ...errorResponses([...TOOL_TRANSPORT_CODES.call, ...toolCodes], callError),
-    },
-  });
-  for (const tool of api.tools) {
-    const base = pascal(tool.name);
-    operation(`/mcp/tools/${tool.name}`, 'post', {
-      tags: ['MCP tools'],
-      operationId: camel(`call ${tool.name}`),
-      summary: tool.definition.title,
-      description: `${tool.definition.description}\n\nThe body holds the arguments; the answer is the value itself. Scope: \`${tool.scope}\`.`,
-      'x-required-scope': tool.scope,
-      requestBody: {
-        required: true,
-        content: jsonContent(addSchema(`${base}Input`, tool.inputSchema, 'input')),
-      },
-      responses: {
-        200: {
-          description: 'The value.',
-          content: jsonContent(addSchema(`${base}Output`, tool.definition.outputSchema, 'output')),
-        },
-        ...errorResponses([...TOOL_TRANSPORT_CODES.byName, ...toolCodes]),
-      },
-    });
-  }
-
-  for (const route of api.routes) {
-    const path = openApiPath(route.path);
-    const parameters = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-      name,
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
-    for (const method of typeof route.methods === 'string' ? [route.methods] : route.methods) {
-      const access = route.access ?? 'read';
-      operation(path, method.toLowerCase(), {
-        tags: ['Routes'],
-        summary: route.summary,
-        ...(access === 'public' ? { security: [] } : { 'x-required-scope': access }),
-        ...(parameters.length ? { parameters } : {}),
-        responses: {
-          200: { description: 'OK', content: jsonContent({}) },
-          default: { description: 'An error.', content: jsonContent(errorBody) },
-        },
-      });
-    }
-  }
-
-  addPlatformPaths(operation, api.tools.length, errorBody);
+  const doc = new OpenApiBuilder(api.errors);
+  doc.schemas.ErrorCode = errorCodeSchema(api.errors);
+  const errorBody = doc.addErrorBody('ErrorBody', errorBodySchema);
+  const callError = doc.addErrorBody('ToolCallErrorBody', toolCallErrorSchema);
+  addToolPaths(doc, api, { errorBody, callError });
+  addRoutePaths(doc, api.routes, errorBody);
+  addPlatformPaths(doc.operation, api.tools.length, errorBody);
   const sockets = [...api.sockets].map((s) => ({ path: openApiPath(s.path), summary: s.summary }));
 
   return {
@@ -210,7 +74,7 @@ export function buildOpenApiDocument(api: ApiDescription): Json {
     ],
     // Keys are optional unless the server runs with AUTH_REQUIRED (hence the empty alternative).
     security: [{ bearerKey: [] }, { headerKey: [] }, {}],
-    paths,
+    paths: doc.paths,
     components: {
       securitySchemes: {
         bearerKey: {
@@ -220,7 +84,7 @@ export function buildOpenApiDocument(api: ApiDescription): Json {
         },
         headerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key.' },
       },
-      schemas,
+      schemas: doc.schemas,
       headers: {
         RetryAfter: {
           description: 'Seconds until a call is allowed again.',
@@ -230,6 +94,101 @@ export function buildOpenApiDocument(api: ApiDescription): Json {
     },
     'x-websockets': sockets,
   };
+}
+
+/** `/mcp/tools` (the list), `/mcp/tools/call` (the MCP-style envelope) and one route per tool. */
+function addToolPaths(
+  doc: OpenApiBuilder,
+  api: ApiDescription,
+  bodies: { readonly errorBody: Json; readonly callError: Json },
+): void {
+  const toolCodes = api.errors
+    .entries()
+    .map(([code]) => code)
+    .filter((code) => !NOT_TOOL_CODES.has(code));
+  doc.operation('/mcp/tools', 'get', {
+    tags: ['MCP tools'],
+    operationId: 'listTools',
+    summary: 'List the tools with their input and output schemas',
+    responses: {
+      200: {
+        description: 'The tools.',
+        content: jsonContent(doc.addSchema('ToolList', toolListSchema, 'output')),
+      },
+    },
+  });
+  doc.operation('/mcp/tools/call', 'post', {
+    tags: ['MCP tools'],
+    operationId: 'callTool',
+    summary: 'Call a tool by name (MCP-style envelope)',
+    description:
+      'Body `{name, arguments}`. The answer is `{content, structuredContent, isError:false}`; errors have an honest ' +
+      'status and carry `isError: true` and `content` besides the error body.',
+    requestBody: {
+      required: true,
+      content: jsonContent(doc.addSchema('ToolCallRequest', toolCallRequestSchema, 'input')),
+    },
+    responses: {
+      200: {
+        description: 'The tool answered.',
+        content: jsonContent(doc.addSchema('ToolCallResult', toolCallResultSchema, 'output')),
+      },
+      ...doc.errorResponses([...TOOL_TRANSPORT_CODES.call, ...toolCodes], bodies.callError),
+    },
+  });
+  for (const tool of api.tools) {
+    const errors = doc.errorResponses([...TOOL_TRANSPORT_CODES.byName, ...toolCodes], bodies.errorBody);
+    doc.operation(`/mcp/tools/${tool.name}`, 'post', toolOperation(doc, tool, errors));
+  }
+}
+
+/** `POST /mcp/tools/{name}`: the arguments are the body, the value is the answer. */
+function toolOperation(doc: OpenApiBuilder, tool: Tool, errors: Json): Json {
+  const base = pascal(tool.name);
+  return {
+    tags: ['MCP tools'],
+    operationId: camel(`call ${tool.name}`),
+    summary: tool.definition.title,
+    description: `${tool.definition.description}\n\nThe body holds the arguments; the answer is the value itself. Scope: \`${tool.scope}\`.`,
+    'x-required-scope': tool.scope,
+    requestBody: {
+      required: true,
+      content: jsonContent(doc.addSchema(`${base}Input`, tool.inputSchema, 'input')),
+    },
+    responses: {
+      200: {
+        description: 'The value.',
+        content: jsonContent(doc.addSchema(`${base}Output`, tool.definition.outputSchema, 'output')),
+      },
+      ...errors,
+    },
+  };
+}
+
+/** The modules' plain HTTP routes: one operation per method, path parameters as strings. */
+function addRoutePaths(doc: OpenApiBuilder, routes: ApiDescription['routes'], errorBody: Json): void {
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    const parameters = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    for (const method of typeof route.methods === 'string' ? [route.methods] : route.methods) {
+      const access = route.access ?? 'read';
+      doc.operation(path, method.toLowerCase(), {
+        tags: ['Routes'],
+        summary: route.summary,
+        ...(access === 'public' ? { security: [] } : { 'x-required-scope': access }),
+        ...(parameters.length ? { parameters } : {}),
+        responses: {
+          200: { description: 'OK', content: jsonContent({}) },
+          default: { description: 'An error.', content: jsonContent(errorBody) },
+        },
+      });
+    }
+  }
 }
 
 function describeApi(api: ApiDescription, sockets: readonly { path: string; summary: string }[]): string {
@@ -253,51 +212,4 @@ function describeApi(api: ApiDescription, sockets: readonly { path: string; summ
     '',
     `**Tools:** ${api.tools.map((t) => `\`${t.name}\``).join(', ') || 'none'}.`,
   ].join('\n');
-}
-
-/** The error body's `code` refers to the ErrorCode schema (which lists every code). */
-function withCodeRef(schema: Json): void {
-  const error = (schema.properties as Json | undefined)?.error as Json | undefined;
-  const properties = error?.properties as Json | undefined;
-  if (properties?.code)
-    properties.code = { ...ref('ErrorCode'), description: (properties.code as Json).description };
-}
-
-/** Moves `$defs` of a converted schema into the components, rewriting their references. */
-function hoistDefs(schema: Json, name: string, components: Record<string, unknown>): Json {
-  const { $defs, ...rest } = schema as Json & { $defs?: Record<string, unknown> };
-  const target = (def: string) => `#/components/schemas/${name}_${def}`;
-  const rewrite = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(rewrite);
-    if (node === null || typeof node !== 'object') return node;
-    const out: Json = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') {
-        out.$ref =
-          value === '#'
-            ? `#/components/schemas/${name}`
-            : value.replace(/^#\/\$defs\/(.+)$/, (_, d) => target(d));
-      } else {
-        out[key] = rewrite(value);
-      }
-    }
-    return out;
-  };
-  for (const [def, value] of Object.entries($defs ?? {})) components[`${name}_${def}`] = rewrite(value);
-  return rewrite(rest) as Json;
-}
-
-function words(text: string): string[] {
-  return text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-}
-
-function pascal(text: string): string {
-  return words(text)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
-}
-
-function camel(text: string): string {
-  const p = pascal(text) || 'Root';
-  return p[0]!.toLowerCase() + p.slice(1);
 }
