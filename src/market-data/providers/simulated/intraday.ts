@@ -1,5 +1,6 @@
 import { MINUTE_MS } from './calendar.ts';
 import type { DailyPath, DayRecord } from './daily.ts';
+import type { DayPlan } from './day-plan.ts';
 import type { FactorModel } from './factors.ts';
 import { type Rand, stream } from './rng.ts';
 
@@ -73,79 +74,13 @@ export function buildMinutePath(
   const minutes = session.minutes;
   const first = Math.floor(session.openMs / MINUTE_MS);
   const { vol, volume: volumeProfile } = profiles(path, record);
-  let volTotal = 0;
-  for (let m = 0; m < minutes; m++) volTotal += vol[m]!;
-  const sigma = new Float64Array(minutes);
-  for (let m = 0; m < minutes; m++) sigma[m] = record.sigma * Math.sqrt(vol[m]! / volTotal);
-
-  // Free walk with the day's factor structure.
-  const loadings = path.loadings;
-  const shocks = loadings.map(([f]) => factors.minuteShocks(f, first, minutes));
-  const walk = new Float64Array(minutes + 1);
-  for (let m = 0; m < minutes; m++) {
-    const k = shape.loading(first + m, record.decoupled);
-    let systematic = 0;
-    for (let i = 0; i < loadings.length; i++) systematic += loadings[i]![1] * shocks[i]![m]!;
-    const idio = Math.sqrt(Math.max(0.02, 1 - k * k * path.systematicVariance));
-    walk[m + 1] = walk[m]! + sigma[m]! * (k * systematic + idio * rand.normal(S_MINUTE, path.id, first + m));
-  }
-
-  const y = new Float64Array(minutes + 1);
-  const pinT = [...plan.pinT];
-  const pinV = [...plan.pinV];
-  for (let i = 0; i + 1 < pinT.length; i++) bridge(y, walk, pinT[i]!, pinV[i]!, pinT[i + 1]!, pinV[i + 1]!);
-  reachExtreme(y, pinT, pinV, plan.high, 1);
-  reachExtreme(y, pinT, pinV, plan.low, -1);
-
-  const high = new Float64Array(minutes);
-  const low = new Float64Array(minutes);
-  const sub = new Float64Array(SUBSTEPS + 1);
-  for (let m = 0; m < minutes; m++) {
-    subPoints(rand, path.id, first + m, y[m]!, y[m + 1]!, sigma[m]!, plan.high, plan.low, sub);
-    let hi = sub[0]!;
-    let lo = sub[0]!;
-    for (let s = 1; s <= SUBSTEPS; s++) {
-      if (sub[s]! > hi) hi = sub[s]!;
-      if (sub[s]! < lo) lo = sub[s]!;
-    }
-    high[m] = hi;
-    low[m] = lo;
-  }
-
-  const volume = new Float64Array(minutes);
-  if (record.volume > 0) {
-    const weights = new Float64Array(minutes);
-    let total = 0;
-    for (let m = 0; m < minutes; m++) {
-      const move = Math.min(3, Math.abs(y[m + 1]! - y[m]!) / sigma[m]!);
-      const burst = rand.uniform(S_MINUTE_VOLUME, path.id, first + m, 1);
-      let demoBurst = shape.burst(first + m);
-      if (demoBurst > 1 && m < 60) demoBurst *= Math.max(1, shape.previousVolume / record.volume);
-      const noise = Math.exp(0.45 * rand.normal(S_MINUTE_VOLUME, path.id, first + m, 0));
-      // A demo burst must stand out every time, against minutes that held the same coin's earlier
-      // bursts too: its size varies only 1-1.3x (no below-average noise, and no big move or random
-      // burst on top that would hide the coin's next one).
-      weights[m] =
-        demoBurst > 1
-          ? volumeProfile[m]! * Math.min(1.3, Math.max(1, noise)) * demoBurst
-          : volumeProfile[m]! *
-            noise *
-            (1 + 0.5 * Math.max(0, move - 1)) *
-            (burst < 0.0015 ? 4 + 8 * (burst / 0.0015) : 1);
-      total += weights[m]!;
-    }
-    // Cumulative rounding: minute volumes sum exactly to the day's volume.
-    const scale = integerVolume ? 1 : 1e6;
-    const dayUnits = Math.round(record.volume * scale);
-    let cumulative = 0;
-    let allocated = 0;
-    for (let m = 0; m < minutes; m++) {
-      cumulative += weights[m]!;
-      const upTo = m === minutes - 1 ? dayUnits : Math.round((dayUnits * cumulative) / total);
-      volume[m] = (upTo - allocated) / scale;
-      allocated = upTo;
-    }
-  }
+  const sigma = minuteSigmas(record.sigma, vol);
+  const walk = freeWalk(rand, factors, path, record, shape, first, sigma);
+  const y = throughPins(walk, plan);
+  const { high, low } = minuteRanges(rand, path.id, first, y, sigma, plan);
+  const weights = volumeWeights(rand, path.id, record, shape, first, y, sigma, volumeProfile);
+  const volume =
+    record.volume > 0 ? allocateVolume(weights, record.volume, integerVolume) : new Float64Array(minutes);
   return {
     day: record.day,
     openMs: session.openMs,
@@ -159,6 +94,134 @@ export function buildMinutePath(
     dayHigh: plan.high,
     dayLow: plan.low,
   };
+}
+
+/** Each minute's share of the day's volatility, by the intraday volatility profile. */
+function minuteSigmas(daySigma: number, vol: Float64Array): Float64Array {
+  const minutes = vol.length;
+  let volTotal = 0;
+  for (let m = 0; m < minutes; m++) volTotal += vol[m]!;
+  const sigma = new Float64Array(minutes);
+  for (let m = 0; m < minutes; m++) sigma[m] = daySigma * Math.sqrt(vol[m]! / volTotal);
+  return sigma;
+}
+
+/** Free walk with the day's factor structure (common-factor and idiosyncratic minute shocks). */
+function freeWalk(
+  rand: Rand,
+  factors: FactorModel,
+  path: DailyPath,
+  record: DayRecord,
+  shape: IntradayShape,
+  first: number,
+  sigma: Float64Array,
+): Float64Array {
+  const minutes = sigma.length;
+  const loadings = path.loadings;
+  const shocks = loadings.map(([f]) => factors.minuteShocks(f, first, minutes));
+  const walk = new Float64Array(minutes + 1);
+  for (let m = 0; m < minutes; m++) {
+    const k = shape.loading(first + m, record.decoupled);
+    let systematic = 0;
+    for (let i = 0; i < loadings.length; i++) systematic += loadings[i]![1] * shocks[i]![m]!;
+    const idio = Math.sqrt(Math.max(0.02, 1 - k * k * path.systematicVariance));
+    walk[m + 1] = walk[m]! + sigma[m]! * (k * systematic + idio * rand.normal(S_MINUTE, path.id, first + m));
+  }
+  return walk;
+}
+
+/** The walk bent through the plan's pins, reaching exactly the planned high and low. */
+function throughPins(walk: Float64Array, plan: DayPlan): Float64Array {
+  const y = new Float64Array(walk.length);
+  const pinT = [...plan.pinT];
+  const pinV = [...plan.pinV];
+  for (let i = 0; i + 1 < pinT.length; i++) bridge(y, walk, pinT[i]!, pinV[i]!, pinT[i + 1]!, pinV[i + 1]!);
+  reachExtreme(y, pinT, pinV, plan.high, 1);
+  reachExtreme(y, pinT, pinV, plan.low, -1);
+  return y;
+}
+
+/** Each minute's high and low, from its SUBSTEPS points between the minute's open and close. */
+function minuteRanges(
+  rand: Rand,
+  pathId: number,
+  first: number,
+  y: Float64Array,
+  sigma: Float64Array,
+  plan: DayPlan,
+): { high: Float64Array; low: Float64Array } {
+  const minutes = sigma.length;
+  const high = new Float64Array(minutes);
+  const low = new Float64Array(minutes);
+  const sub = new Float64Array(SUBSTEPS + 1);
+  for (let m = 0; m < minutes; m++) {
+    subPoints(rand, pathId, first + m, y[m]!, y[m + 1]!, sigma[m]!, plan.high, plan.low, sub);
+    let hi = sub[0]!;
+    let lo = sub[0]!;
+    for (let s = 1; s <= SUBSTEPS; s++) {
+      if (sub[s]! > hi) hi = sub[s]!;
+      if (sub[s]! < lo) lo = sub[s]!;
+    }
+    high[m] = hi;
+    low[m] = lo;
+  }
+  return { high, low };
+}
+
+/**
+ * How the day's volume spreads over its minutes (relative weights): the intraday profile, noise,
+ * more on big moves, rare random bursts, and the demo's bursts. None for a day without volume.
+ */
+function volumeWeights(
+  rand: Rand,
+  pathId: number,
+  record: DayRecord,
+  shape: IntradayShape,
+  first: number,
+  y: Float64Array,
+  sigma: Float64Array,
+  volumeProfile: Float64Array,
+): Float64Array {
+  const minutes = sigma.length;
+  const weights = new Float64Array(minutes);
+  if (!(record.volume > 0)) return weights;
+  for (let m = 0; m < minutes; m++) {
+    const move = Math.min(3, Math.abs(y[m + 1]! - y[m]!) / sigma[m]!);
+    const burst = rand.uniform(S_MINUTE_VOLUME, pathId, first + m, 1);
+    let demoBurst = shape.burst(first + m);
+    if (demoBurst > 1 && m < 60) demoBurst *= Math.max(1, shape.previousVolume / record.volume);
+    const noise = Math.exp(0.45 * rand.normal(S_MINUTE_VOLUME, pathId, first + m, 0));
+    // A demo burst must stand out every time, against minutes that held the same coin's earlier
+    // bursts too: its size varies only 1-1.3x (no below-average noise, and no big move or random
+    // burst on top that would hide the coin's next one).
+    weights[m] =
+      demoBurst > 1
+        ? volumeProfile[m]! * Math.min(1.3, Math.max(1, noise)) * demoBurst
+        : volumeProfile[m]! *
+          noise *
+          (1 + 0.5 * Math.max(0, move - 1)) *
+          (burst < 0.0015 ? 4 + 8 * (burst / 0.0015) : 1);
+  }
+  return weights;
+}
+
+/** The day's volume over its minutes by weight; cumulative rounding makes them sum exactly to it. */
+function allocateVolume(weights: Float64Array, dayVolume: number, integerVolume: boolean): Float64Array {
+  const minutes = weights.length;
+  let total = 0;
+  for (let m = 0; m < minutes; m++) total += weights[m]!;
+  const scale = integerVolume ? 1 : 1e6;
+  const dayUnits = Math.round(dayVolume * scale);
+  const volume = new Float64Array(minutes);
+  let cumulative = 0;
+  let allocated = 0;
+  for (let m = 0; m < minutes; m++) {
+    cumulative += weights[m]!;
+    const upTo = m === minutes - 1 ? dayUnits : Math.round((dayUnits * cumulative) / total);
+    volume[m] = (upTo - allocated) / scale;
+    allocated = upTo;
+  }
+  return volume;
 }
 
 /** Bends the free walk between two pins into a bridge through both (adds a constant drift). */
