@@ -82,7 +82,8 @@ describe('layering', () => {
       const domain = rel(file).split('/')[0]!;
       const text = readFileSync(file, 'utf8');
       // The context's dependencies are opaque (`object`); reading them directly is the one way around.
-      if (/[\w)\]]\.deps\b(?!\.ts)/.test(text)) offending.push(`${rel(file)} reads the context's deps directly`);
+      if (/[\w)\]]\.deps\b(?!\.ts)/.test(text))
+        offending.push(`${rel(file)} reads the context's deps directly`);
       for (const imported of graph.get(file) ?? []) {
         if (imported.endsWith('.deps.ts') && rel(imported).split('/')[0] !== domain) {
           offending.push(`${rel(file)} -> ${rel(imported)} (another module's dependencies)`);
