@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventWire } from '../watchdogs/dashboard.wire.ts';
+import { eventWire } from '../watchdogs/dashboard/dashboard.wire.ts';
 import type { WatchdogDomainEvent } from '../watchdogs/watchdog-event.ts';
 import { alertEventOf } from './alert-event.model.ts';
 import { alertEventOfStored, alertEventWire } from './alert-event.wire.ts';

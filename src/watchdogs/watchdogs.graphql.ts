@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { requiresScope } from '../platform/graphql/scope-guard.ts';
-import { uptimeSeconds } from './dashboard.wire.ts';
+import { uptimeSeconds } from './dashboard/dashboard.wire.ts';
 import { SEVERITIES, type Severity } from './detectors/finding.ts';
 import { WATCHDOG_SUMMARIES } from './registry.ts';
 import { watchdogsDeps } from './watchdogs.deps.ts';

@@ -1,7 +1,7 @@
 import type { Scheduler, TimerHandle } from '../platform/clock.ts';
 import type { McpResourceTemplate } from '../platform/mcp/mcp-resources.ts';
-import { type EventData, WATCHDOG_EVENTS } from './dashboard.documents.ts';
-import { eventFromGraphql, eventWire } from './dashboard.wire.ts';
+import { type EventData, WATCHDOG_EVENTS } from './dashboard/dashboard.documents.ts';
+import { eventFromGraphql, eventWire } from './dashboard/dashboard.wire.ts';
 import { ANY_EVENT } from './event-filter.ts';
 import type { WatchdogsApi } from './watchdogs-api.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineJob } from '../platform/jobs/job.ts';
 import { defineModule } from '../platform/module.ts';
-import { dashboardRoutes } from './dashboard.routes.ts';
-import { DashboardStream } from './dashboard.stream.ts';
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { DashboardStream } from './dashboard/dashboard.stream.ts';
 import * as depthSamplesTables from './depth-samples.sql.ts';
 import * as eventsTables from './events.sql.ts';
 import * as statesTables from './states.sql.ts';
@@ -23,7 +23,7 @@ export const eventRetentionJob = defineJob({
  * Watchdogs: eight checks on market data, their health, their events (stored and published to every
  * instance), and the dashboard over them: GraphQL queries, switches and the `watchdogEvents`
  * subscription; the dashboard HTTP routes and tools (GraphQL documents run as the caller); the
- * `vigil://events` resource; and /dashboard/stream (protocol in dashboard.protocol.ts).
+ * `vigil://events` resource; and /dashboard/stream (protocol in dashboard/dashboard.protocol.ts).
  */
 export const watchdogsModule = defineModule<WatchdogsDeps>({
   name: 'watchdogs',

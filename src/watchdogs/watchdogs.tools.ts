@@ -15,7 +15,7 @@ import {
   SWITCH_STATUS,
   type SwitchAction,
   WATCHDOGS,
-} from './dashboard.documents.ts';
+} from './dashboard/dashboard.documents.ts';
 import {
   eventFromGraphql,
   eventWire,
@@ -24,7 +24,7 @@ import {
   monitorWire,
   overallHealth,
   statsWire,
-} from './dashboard.wire.ts';
+} from './dashboard/dashboard.wire.ts';
 import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from './detectors/types.ts';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES } from './event-filter.ts';
 import { WATCHDOG_STATUSES } from './watchdogs-api.ts';

@@ -1,10 +1,10 @@
-import { MAX_SYMBOLS_PER_REQUEST } from '../market-data/limits.ts';
-import { ASSET_CLASSES } from '../market-data/types.ts';
-import { isAppError, NotFoundError } from '../platform/errors.ts';
-import type { RouteContext, RouteHandler } from '../platform/http/http-routes.ts';
-import { errorResponse, json } from '../platform/http/responses.ts';
-import type { HostInfo, ModuleRoute } from '../platform/module.ts';
-import { type RouteOperation, runRouteOperation } from '../platform/rest/operation-route.ts';
+import { MAX_SYMBOLS_PER_REQUEST } from '../../market-data/limits.ts';
+import { ASSET_CLASSES } from '../../market-data/types.ts';
+import { isAppError, NotFoundError } from '../../platform/errors.ts';
+import type { RouteContext, RouteHandler } from '../../platform/http/http-routes.ts';
+import { errorResponse, json } from '../../platform/http/responses.ts';
+import type { HostInfo, ModuleRoute } from '../../platform/module.ts';
+import { type RouteOperation, runRouteOperation } from '../../platform/rest/operation-route.ts';
 import {
   DASHBOARD_STATS,
   type EventData,

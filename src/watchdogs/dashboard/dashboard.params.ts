@@ -3,11 +3,11 @@
  * GraphQL variables the routes run with; errors name the parameter as the client wrote it. Pure.
  */
 
-import { ValidationError } from '../platform/errors.ts';
-import { enumName } from '../platform/graphql/enum-values.ts';
-import { WATCHDOG_NAMES, type WatchdogName } from './detectors/types.ts';
-import { type EventFilter, type EventQuery, parseEventQuery } from './event-filter.ts';
-import { MAX_REPLAY_EVENTS, parseReplay, type ReplayRequest } from './event-replay.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import { enumName } from '../../platform/graphql/enum-values.ts';
+import { WATCHDOG_NAMES, type WatchdogName } from '../detectors/types.ts';
+import { type EventFilter, type EventQuery, parseEventQuery } from '../event-filter.ts';
+import { MAX_REPLAY_EVENTS, parseReplay, type ReplayRequest } from '../event-replay.ts';
 
 /** A REST parameter for each filter field, so an error names what the client wrote. */
 const PARAMETER: Readonly<Record<string, string>> = {

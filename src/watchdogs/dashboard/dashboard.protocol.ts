@@ -34,8 +34,8 @@
  *                                            `last` of them, or 1000
  * A bad one gets an error message naming the parameter, and the connection is closed with 1008.
  */
-import { ValidationError } from '../platform/errors.ts';
-import { type EventFilter, parseEventQuery } from './event-filter.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import { type EventFilter, parseEventQuery } from '../event-filter.ts';
 
 /** How often stats and health are sent (health also when a watchdog's status changes). */
 export const STATS_INTERVAL_MS = 10_000;

@@ -1,9 +1,18 @@
 import type { WebSocket } from 'ws';
-import type { Scheduler, TimerHandle } from '../platform/clock.ts';
-import { isAppError, ValidationError } from '../platform/errors.ts';
-import type { Logger } from '../platform/observability/logger.ts';
-import { CLOSE_POLICY, CLOSE_TRY_AGAIN_LATER, closeReason, RateGate } from '../platform/ws/socket-limits.ts';
-import type { WsRouteContext } from '../platform/ws/upgrade-router.ts';
+import type { Scheduler, TimerHandle } from '../../platform/clock.ts';
+import { isAppError, ValidationError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/observability/logger.ts';
+import {
+  CLOSE_POLICY,
+  CLOSE_TRY_AGAIN_LATER,
+  closeReason,
+  RateGate,
+} from '../../platform/ws/socket-limits.ts';
+import type { WsRouteContext } from '../../platform/ws/upgrade-router.ts';
+import { ANY_EVENT, type EventFilter, matchesEventFilter } from '../event-filter.ts';
+import { ReplayOverlap, type ReplayQuery, type ReplayResult, replayQuery } from '../event-replay.ts';
+import type { WatchdogEvent } from '../events.repository.ts';
+import type { DashboardStats, WatchdogHealth, WatchdogsApi } from '../watchdogs-api.ts';
 import { eventBytes, messageBytes, type ReadResult, SharedRead, sendBytes } from './dashboard.fanout.ts';
 import { type StreamParams, streamParams } from './dashboard.params.ts';
 import {
@@ -14,10 +23,6 @@ import {
   STATS_INTERVAL_MS,
 } from './dashboard.protocol.ts';
 import { healthWire, overallHealth, statsWire, uptimeSeconds } from './dashboard.wire.ts';
-import { ANY_EVENT, type EventFilter, matchesEventFilter } from './event-filter.ts';
-import { ReplayOverlap, type ReplayQuery, type ReplayResult, replayQuery } from './event-replay.ts';
-import type { WatchdogEvent } from './events.repository.ts';
-import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
 
 export interface DashboardStreamDeps {
   readonly watchdogs: WatchdogsApi;

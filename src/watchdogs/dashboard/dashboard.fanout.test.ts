@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { WatchdogEvent } from '../events.repository.ts';
 import { eventBytes, type ReadResult, SharedRead } from './dashboard.fanout.ts';
 import { dashboardMessages } from './dashboard.protocol.ts';
 import { eventWire } from './dashboard.wire.ts';
-import type { WatchdogEvent } from './events.repository.ts';
 
 const event = (id: string): WatchdogEvent => ({
   id,

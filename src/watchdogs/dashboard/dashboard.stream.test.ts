@@ -1,14 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { ManualClock } from '../../test/support/manual-clock.ts';
-import { createLogger } from '../platform/observability/logger.ts';
-import type { WsRouteContext } from '../platform/ws/upgrade-router.ts';
+import { ManualClock } from '../../../test/support/manual-clock.ts';
+import { createLogger } from '../../platform/observability/logger.ts';
+import type { WsRouteContext } from '../../platform/ws/upgrade-router.ts';
+import { type EventFilter, matchesEventFilter } from '../event-filter.ts';
+import type { ReplayRequest, ReplayResult } from '../event-replay.ts';
+import type { WatchdogEvent } from '../events.repository.ts';
+import type { DashboardStats, WatchdogHealth, WatchdogsApi } from '../watchdogs-api.ts';
 import { DashboardStream } from './dashboard.stream.ts';
-import { type EventFilter, matchesEventFilter } from './event-filter.ts';
-import type { ReplayRequest, ReplayResult } from './event-replay.ts';
-import type { WatchdogEvent } from './events.repository.ts';
-import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
 
 /** A server-side socket that keeps what it is sent. */
 class FakeSocket extends EventEmitter {

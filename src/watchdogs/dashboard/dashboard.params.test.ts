@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../platform/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import { eventParams, listParam, monitorParams, streamParams } from './dashboard.params.ts';
 
 /** Reads a thrown ValidationError as the field it names. */

@@ -1,8 +1,8 @@
 import type { WebSocket } from 'ws';
-import { sendText } from '../platform/ws/whole-frames.ts';
+import { sendText } from '../../platform/ws/whole-frames.ts';
+import type { WatchdogEvent } from '../events.repository.ts';
 import { dashboardMessages } from './dashboard.protocol.ts';
 import { eventWire } from './dashboard.wire.ts';
-import type { WatchdogEvent } from './events.repository.ts';
 
 /**
  * What /dashboard/stream sends to many connections alike, built once: the bytes of a message

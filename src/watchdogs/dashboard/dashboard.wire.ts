@@ -1,7 +1,7 @@
-import { fromEnumName } from '../platform/graphql/enum-values.ts';
+import { fromEnumName } from '../../platform/graphql/enum-values.ts';
+import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../detectors/types.ts';
+import { WATCHDOG_STATUSES, type WatchdogStatus } from '../watchdogs-api.ts';
 import type { EventData, HealthData, MonitorData } from './dashboard.documents.ts';
-import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from './detectors/types.ts';
-import { WATCHDOG_STATUSES, type WatchdogStatus } from './watchdogs-api.ts';
 
 type Time = Date | string;
 

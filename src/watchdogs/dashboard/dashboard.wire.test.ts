@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { WatchdogEvent } from '../events.repository.ts';
 import type { HealthData } from './dashboard.documents.ts';
 import {
   eventFromGraphql,
@@ -10,7 +11,6 @@ import {
   statsWire,
   uptimeSeconds,
 } from './dashboard.wire.ts';
-import type { WatchdogEvent } from './events.repository.ts';
 
 const stored: WatchdogEvent = {
   id: '01JXP0000000000000000000AA',
