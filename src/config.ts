@@ -116,45 +116,72 @@ function fieldsValid(
 
 /**
  * The settings as the app reads them: grouped, named for code, frozen. The `Config` type is derived
- * from this transform of the zod schema, so a setting cannot be declared in one place and missing in
- * another.
+ * from this transform of the zod schema (each group's type is its function's return type), so a
+ * setting cannot be declared in one place and missing in another.
  */
 const configSchema = settingsSchema.transform((s) => ({
-  env: s.NODE_ENV,
-  host: s.HOST,
-  port: s.PORT,
-  logLevel: s.LOG_LEVEL,
-  logBufferBytes: s.LOG_BUFFER_BYTES,
-  /** One info line per HTTP request (method, route template, status, duration, client). */
-  accessLog: s.ACCESS_LOG,
-  /** Show instance hostnames and pids (serverInfo) and subscribed symbols (/ws/connections). */
-  exposeInstanceDetails: s.EXPOSE_INSTANCE_DETAILS,
-  /** How many proxies' X-Forwarded-For entries identify the client (TRUST_PROXY=true alone means 1). */
-  trustProxyHops: s.TRUST_PROXY_HOPS ?? (s.TRUST_PROXY ? 1 : 0),
-  shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
-  /** Connection timeouts of the HTTP server (keep-alive longer than proxies' and clients' idle pools). */
-  http: {
-    keepAliveMs: s.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-    headersMs: s.HTTP_HEADERS_TIMEOUT_MS,
-    requestMs: s.HTTP_REQUEST_TIMEOUT_MS,
-  },
-  /** Extra Host names and browser origins `/mcp` accepts (loopback ones always, on a loopback HOST). */
-  allowedHosts: s.ALLOWED_HOSTS,
-  allowedOrigins: s.ALLOWED_ORIGINS,
-  mcp: {
+  ...serverConfigOf(s),
+  mcp: mcpConfigOf(s),
+  auth: authConfigOf(s),
+  database: databaseConfigOf(s),
+  rateLimit: { max: s.RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
+  graphql: graphqlConfigOf(s),
+  ws: wsConfigOf(s),
+  sessions: sessionsConfigOf(s),
+  ...deliveryConfigOf(s),
+  marketData: marketDataConfigOf(s),
+  fkDsl: fkDslConfigOf(s),
+  watchdogs: watchdogsConfigOf(s),
+}));
+
+/** The process, its HTTP server and the clients it trusts. */
+function serverConfigOf(s: Settings) {
+  return {
+    env: s.NODE_ENV,
+    host: s.HOST,
+    port: s.PORT,
+    logLevel: s.LOG_LEVEL,
+    logBufferBytes: s.LOG_BUFFER_BYTES,
+    /** One info line per HTTP request (method, route template, status, duration, client). */
+    accessLog: s.ACCESS_LOG,
+    /** Show instance hostnames and pids (serverInfo) and subscribed symbols (/ws/connections). */
+    exposeInstanceDetails: s.EXPOSE_INSTANCE_DETAILS,
+    /** How many proxies' X-Forwarded-For entries identify the client (TRUST_PROXY=true alone means 1). */
+    trustProxyHops: s.TRUST_PROXY_HOPS ?? (s.TRUST_PROXY ? 1 : 0),
+    shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
+    /** Connection timeouts of the HTTP server (keep-alive longer than proxies' and clients' idle pools). */
+    http: {
+      keepAliveMs: s.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      headersMs: s.HTTP_HEADERS_TIMEOUT_MS,
+      requestMs: s.HTTP_REQUEST_TIMEOUT_MS,
+    },
+    /** Extra Host names and browser origins `/mcp` accepts (loopback ones always, on a loopback HOST). */
+    allowedHosts: s.ALLOWED_HOSTS,
+    allowedOrigins: s.ALLOWED_ORIGINS,
+  };
+}
+
+function mcpConfigOf(s: Settings) {
+  return {
     maxSessions: s.MCP_MAX_SESSIONS,
     sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES,
     /** The key `npm run mcp` (stdio) acts as; unset, the local operator with every scope. */
     stdioApiKey: s.VIGIL_API_KEY,
-  },
-  auth: {
+  };
+}
+
+function authConfigOf(s: Settings) {
+  return {
     /** Every operation needs a valid key (except health, readiness, docs and, unless told, metrics). */
     required: s.AUTH_REQUIRED,
     adminApiKey: s.ADMIN_API_KEY,
     metricsRequireAuth: s.METRICS_REQUIRE_AUTH,
     maxFailuresPerMinute: s.AUTH_MAX_FAILURES_PER_MINUTE,
-  },
-  database: {
+  };
+}
+
+function databaseConfigOf(s: Settings) {
+  return {
     url: s.DATABASE_URL,
     dataDir: resolve(s.DATA_DIR),
     timeouts: {
@@ -162,9 +189,11 @@ const configSchema = settingsSchema.transform((s) => ({
       lockMs: s.DB_LOCK_TIMEOUT_MS,
       connectMs: s.DB_CONNECT_TIMEOUT_MS,
     },
-  },
-  rateLimit: { max: s.RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
-  graphql: {
+  };
+}
+
+function graphqlConfigOf(s: Settings) {
+  return {
     limits: {
       maxTokens: s.GRAPHQL_MAX_TOKENS,
       maxAliases: s.GRAPHQL_MAX_ALIASES,
@@ -185,8 +214,11 @@ const configSchema = settingsSchema.transform((s) => ({
           ? { maxEntries: s.APQ_MAX_ENTRIES, maxBytes: s.APQ_MAX_BYTES, ttlMs: s.APQ_TTL_SECONDS * 1000 }
           : undefined,
     },
-  },
-  ws: {
+  };
+}
+
+function wsConfigOf(s: Settings) {
+  return {
     maxMessageBytes: s.WS_MAX_MESSAGE_BYTES,
     maxBufferedBytes: s.WS_MAX_BUFFERED_BYTES,
     maxConnectionsPerClient: s.WS_MAX_CONNECTIONS_PER_CLIENT,
@@ -194,32 +226,44 @@ const configSchema = settingsSchema.transform((s) => ({
     subscribeRate: { perSecond: s.WS_SUBSCRIBE_RATE_PER_SECOND, burst: s.WS_SUBSCRIBE_BURST },
     /** What serves graphql-ws: Vigil's socket glue or the library's `useServer`. */
     graphqlServer: s.GRAPHQL_WS_SERVER,
-  },
-  sessions: {
+  };
+}
+
+function sessionsConfigOf(s: Settings) {
+  return {
     defaultTtlHours: s.SESSION_DEFAULT_TTL_HOURS,
     maxTtlHours: s.SESSION_MAX_TTL_HOURS,
     cleanupIntervalMinutes: s.SESSION_CLEANUP_INTERVAL_MINUTES,
     retentionDays: s.SESSION_RETENTION_DAYS,
     maxQueriesPerSession: s.SESSION_MAX_QUERIES_PER_SESSION,
     enableAnalytics: s.SESSION_ENABLE_ANALYTICS,
-  },
-  smtp: {
-    host: s.SMTP_HOST,
-    port: s.SMTP_PORT,
-    user: s.SMTP_USER,
-    password: s.SMTP_PASSWORD,
-    fromEmail: s.SMTP_FROM_EMAIL,
-  },
-  chat: { botToken: s.CHAT_BOT_TOKEN, apiBaseUrl: s.CHAT_API_BASE_URL },
-  alerts: {
-    /** Hosts and CIDRs deliveries may reach although they are private (local receivers, tests). */
-    allowedHosts: s.ALERT_DELIVERY_ALLOWED_HOSTS,
-    timeoutMs: s.ALERT_DELIVERY_TIMEOUT_MS,
-    maxAttempts: s.ALERT_DELIVERY_MAX_ATTEMPTS,
-    /** Unset: generated into the data directory on the embedded database; required with Postgres for secrets. */
-    secretsKey: s.SECRETS_KEY,
-  },
-  marketData: {
+  };
+}
+
+/** Where alerts are delivered: SMTP, the chat bot API, webhooks. */
+function deliveryConfigOf(s: Settings) {
+  return {
+    smtp: {
+      host: s.SMTP_HOST,
+      port: s.SMTP_PORT,
+      user: s.SMTP_USER,
+      password: s.SMTP_PASSWORD,
+      fromEmail: s.SMTP_FROM_EMAIL,
+    },
+    chat: { botToken: s.CHAT_BOT_TOKEN, apiBaseUrl: s.CHAT_API_BASE_URL },
+    alerts: {
+      /** Hosts and CIDRs deliveries may reach although they are private (local receivers, tests). */
+      allowedHosts: s.ALERT_DELIVERY_ALLOWED_HOSTS,
+      timeoutMs: s.ALERT_DELIVERY_TIMEOUT_MS,
+      maxAttempts: s.ALERT_DELIVERY_MAX_ATTEMPTS,
+      /** Unset: generated into the data directory on the embedded database; required with Postgres for secrets. */
+      secretsKey: s.SECRETS_KEY,
+    },
+  };
+}
+
+function marketDataConfigOf(s: Settings) {
+  return {
     providers: s.MARKET_DATA_PROVIDERS,
     /** Upper bound for one provider call, retries included. */
     timeoutMs: s.PROVIDER_TIMEOUT_MS,
@@ -239,8 +283,11 @@ const configSchema = settingsSchema.transform((s) => ({
     coingecko: { baseUrl: s.COINGECKO_BASE_URL, apiKey: s.COINGECKO_API_KEY },
     alphavantage: { baseUrl: s.ALPHAVANTAGE_BASE_URL, apiKey: s.ALPHAVANTAGE_API_KEY },
     finnhub: { baseUrl: s.FINNHUB_BASE_URL, apiKey: s.FINNHUB_API_KEY },
-  },
-  fkDsl: {
+  };
+}
+
+function fkDslConfigOf(s: Settings) {
+  return {
     /** SCAN universes used when no provider has its own instrument list (the simulated one does). */
     scanUniverse: { US: s.SCAN_UNIVERSE_US, CRYPTO: s.SCAN_UNIVERSE_CRYPTO },
     taskRetentionDays: s.FKDSL_TASK_RETENTION_DAYS,
@@ -249,9 +296,8 @@ const configSchema = settingsSchema.transform((s) => ({
     taskMaxAttempts: s.FKDSL_TASK_MAX_ATTEMPTS,
     maxCost: s.FKDSL_MAX_COST,
     deadlineMs: s.FKDSL_DEADLINE_MS,
-  },
-  watchdogs: watchdogsConfigOf(s),
-}));
+  };
+}
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? T extends readonly [unknown, ...unknown[]]
