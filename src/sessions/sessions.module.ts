@@ -6,7 +6,6 @@ import { upkeepJob } from './sessions.jobs.ts';
 import * as sessionsTables from './sessions.sql.ts';
 import { sessionsTools } from './sessions.tools.ts';
 
-/** What the sessions module needs from the app (the composition root wires these). */
 /**
  * Analysis sessions: assets and queries grouped with context, named results, history and a
  * time-to-live, owned by their creator. The data tools reach it only through the recorder
