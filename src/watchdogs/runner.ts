@@ -14,23 +14,20 @@
  * data) counts as a failure and leaves the re-arm memory alone.
  */
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { parseInstrument } from '../market-data/instruments.ts';
 import type { Scheduler, TimerHandle } from '../platform/clock.ts';
-import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
 import { defineJob } from '../platform/jobs/job.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import type { Finding } from './detectors/finding.ts';
-import { applyCycle, EMPTY_REARM_STATE, type RearmSettings } from './detectors/rearm.ts';
+import { applyCycle, type RearmSettings } from './detectors/rearm.ts';
 import type { WatchdogEventBus } from './event-bus.ts';
 import type { EventAsset } from './events.sql.ts';
 import type { EventType, WatchdogName } from './registry.ts';
-import { watchdogStates } from './states.sql.ts';
+import { findWatchdogState, insertMissingWatchdogStates, updateWatchdogState } from './states.repository.ts';
 import type { CheckOutcome, SubjectAsset, WatchdogDefinition } from './watchdog.ts';
-
-export type WatchdogState = typeof watchdogStates.$inferSelect;
 
 /** A watchdog as the runner runs it (see createWatchdogChecks). */
 export type RunnableWatchdog = WatchdogDefinition<WatchdogName, Finding<unknown, EventType>>;
@@ -101,11 +98,7 @@ export class WatchdogRunner {
 
   /** Creates the state rows that are missing (every instance may; the first one wins). */
   async ensureStates(): Promise<void> {
-    const now = this.#o.clock.now();
-    await this.#o.database.db
-      .insert(watchdogStates)
-      .values(this.names.map((name) => ({ name, since: now, rearm: EMPTY_REARM_STATE })))
-      .onConflictDoNothing();
+    await insertMissingWatchdogStates(this.#o.database.db, this.names, this.#o.clock.now());
   }
 
   async start(): Promise<void> {
@@ -165,7 +158,7 @@ export class WatchdogRunner {
     const started = this.#o.clock.now();
     // A slot this old was missed (the queue was stalled); the current slot has its own job.
     if (slot >= 0 && Math.floor(started.getTime() / intervalMs) > slot + 1) return this.#skip(name, started);
-    const before = await this.#state(this.#o.database.db, name);
+    const before = await findWatchdogState(this.#o.database.db, name);
     if (!before?.enabled) return this.#skip(name, started);
 
     const controller = new AbortController();
@@ -205,12 +198,6 @@ export class WatchdogRunner {
     return 'skipped';
   }
 
-  async #state(db: Executor, name: WatchdogName, lock = false): Promise<WatchdogState | undefined> {
-    const query = db.select().from(watchdogStates).where(eq(watchdogStates.name, name));
-    const [row] = lock ? await query.for('update') : await query;
-    return row;
-  }
-
   async #record(
     name: WatchdogName,
     generation: number,
@@ -222,22 +209,19 @@ export class WatchdogRunner {
   ): Promise<'ok' | 'degraded' | 'failed' | 'skipped'> {
     const emitted: string[] = [];
     const result = await this.#o.database.db.transaction(async (tx) => {
-      const row = await this.#state(tx, name, true);
+      const row = await findWatchdogState(tx, name, true);
       if (!row?.enabled || row.generation !== generation) return 'skipped' as const;
       if (failure !== undefined || !outcome) {
-        await tx
-          .update(watchdogStates)
-          .set({
-            checks: row.checks + 1,
-            errors: row.errors + 1,
-            consecutiveFailures: row.consecutiveFailures + 1,
-            lastCheckAt: finished,
-            lastCheckMs: ms,
-            lastChecked: outcome?.checked ?? 0,
-            lastGaps: outcome?.gaps.length ?? 0,
-            lastError: truncate(failure ?? 'the check returned nothing'),
-          })
-          .where(eq(watchdogStates.name, name));
+        await updateWatchdogState(tx, name, {
+          checks: row.checks + 1,
+          errors: row.errors + 1,
+          consecutiveFailures: row.consecutiveFailures + 1,
+          lastCheckAt: finished,
+          lastCheckMs: ms,
+          lastChecked: outcome?.checked ?? 0,
+          lastGaps: outcome?.gaps.length ?? 0,
+          lastError: truncate(failure ?? 'the check returned nothing'),
+        });
         return 'failed' as const;
       }
       const { state, emit } = applyCycle(row.rearm, name, outcome.findings, this.#o.rearm);
@@ -254,21 +238,18 @@ export class WatchdogRunner {
         });
         emitted.push(finding.severity);
       }
-      await tx
-        .update(watchdogStates)
-        .set({
-          rearm: state,
-          checks: row.checks + 1,
-          events: row.events + emit.length,
-          consecutiveFailures: 0,
-          lastCheckAt: finished,
-          lastCheckMs: ms,
-          lastChecked: outcome.checked,
-          lastGaps: outcome.gaps.length,
-          lastError: outcome.gaps.length > 0 ? truncate(summarizeGaps(outcome)) : null,
-          ...(emit.length > 0 ? { lastEventAt: started } : {}),
-        })
-        .where(eq(watchdogStates.name, name));
+      await updateWatchdogState(tx, name, {
+        rearm: state,
+        checks: row.checks + 1,
+        events: row.events + emit.length,
+        consecutiveFailures: 0,
+        lastCheckAt: finished,
+        lastCheckMs: ms,
+        lastChecked: outcome.checked,
+        lastGaps: outcome.gaps.length,
+        lastError: outcome.gaps.length > 0 ? truncate(summarizeGaps(outcome)) : null,
+        ...(emit.length > 0 ? { lastEventAt: started } : {}),
+      });
       return outcome.gaps.length > 0 ? ('degraded' as const) : ('ok' as const);
     });
     for (const severity of emitted) this.#o.observer?.emitted(name, severity);

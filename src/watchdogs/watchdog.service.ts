@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import { NotFoundError } from '../platform/errors.ts';
@@ -25,8 +25,14 @@ import {
 import { watchdogEvents } from './events.sql.ts';
 import { watchdogStatus } from './health.ts';
 import type { WatchdogName } from './registry.ts';
-import type { WatchdogRunner, WatchdogState } from './runner.ts';
-import { watchdogStates } from './states.sql.ts';
+import type { WatchdogRunner } from './runner.ts';
+import {
+  bumpWatchdogState,
+  findWatchdogState,
+  listWatchdogStates,
+  updateWatchdogState,
+  type WatchdogState,
+} from './states.repository.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogsApi } from './watchdogs-api.ts';
 
 export interface WatchdogServiceOptions {
@@ -96,7 +102,7 @@ export class WatchdogService implements WatchdogsApi {
   }
 
   async health(): Promise<WatchdogHealth[]> {
-    const rows = await this.#o.database.db.select().from(watchdogStates);
+    const rows = await listWatchdogStates(this.#o.database.db);
     const byName = new Map(rows.map((r) => [r.name, r]));
     const now = this.#o.clock.now();
     return this.names.map((name) => this.#health(name, byName.get(name), now));
@@ -104,10 +110,7 @@ export class WatchdogService implements WatchdogsApi {
 
   async healthOf(name: string): Promise<WatchdogHealth> {
     const known = this.#known(name);
-    const [row] = await this.#o.database.db
-      .select()
-      .from(watchdogStates)
-      .where(eq(watchdogStates.name, known));
+    const row = await findWatchdogState(this.#o.database.db, known);
     return this.#health(known, row, this.#o.clock.now());
   }
 
@@ -116,22 +119,15 @@ export class WatchdogService implements WatchdogsApi {
     await this.#o.runner.ensureStates();
     const now = this.#o.clock.now();
     await this.#o.database.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select()
-        .from(watchdogStates)
-        .where(eq(watchdogStates.name, known))
-        .for('update');
+      const row = await findWatchdogState(tx, known, true);
       if (!row || row.enabled === enabled) return;
       // Re-enabling starts a new watch: the health counts from now, and a check that was running
       // when it was disabled does not land (generation).
-      await tx
-        .update(watchdogStates)
-        .set({
-          enabled,
-          updatedBy: by,
-          ...(enabled ? { since: now, generation: row.generation + 1, ...FRESH_COUNTERS } : {}),
-        })
-        .where(eq(watchdogStates.name, known));
+      await updateWatchdogState(tx, known, {
+        enabled,
+        updatedBy: by,
+        ...(enabled ? { since: now, generation: row.generation + 1, ...FRESH_COUNTERS } : {}),
+      });
     });
     this.#stats = undefined;
     this.#o.logger.info({ watchdog: known, enabled, by }, enabled ? 'watchdog enabled' : 'watchdog disabled');
@@ -143,17 +139,13 @@ export class WatchdogService implements WatchdogsApi {
     const known = this.#known(name);
     await this.#o.runner.ensureStates();
     const now = this.#o.clock.now();
-    await this.#o.database.db
-      .update(watchdogStates)
-      .set({
-        enabled: true,
-        since: now,
-        updatedBy: by,
-        generation: sql`${watchdogStates.generation} + 1`,
-        rearm: EMPTY_REARM_STATE,
-        ...FRESH_COUNTERS,
-      })
-      .where(eq(watchdogStates.name, known));
+    await bumpWatchdogState(this.#o.database.db, known, {
+      enabled: true,
+      since: now,
+      updatedBy: by,
+      rearm: EMPTY_REARM_STATE,
+      ...FRESH_COUNTERS,
+    });
     this.#stats = undefined;
     this.#o.logger.info({ watchdog: known, by }, 'watchdog restarted');
     await this.#o.runner.runSoon(known);
