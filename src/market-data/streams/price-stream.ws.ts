@@ -13,16 +13,15 @@ import type { WsRouteContext } from '../../platform/ws/upgrade-router.ts';
 import type { PriceHub } from '../hub/price-hub.ts';
 import { namesInstrument, type ResolvedSymbol, resolveStreamable } from '../hub/streamable.ts';
 import type { MarketDataService } from '../market-data.service.ts';
-import { ASSET_CLASSES, type AssetClass } from '../types.ts';
+import type { AssetClass } from '../types.ts';
+import { admitSubscribe, type Refusal } from './price-stream.admission.ts';
 import { FeedListener, SocketOutlet } from './price-stream.outlet.ts';
 import {
-  type ErrorCode,
   LIMITS,
   messages,
   parseClientMessage,
   parsePathSubscription,
   quote,
-  SUPPORTED_STREAM_TYPES,
   type SubscribeMessage,
   type UnsubscribeMessage,
 } from './price-stream.protocol.ts';
@@ -45,8 +44,6 @@ interface Connection {
   /** Over the send buffer limit at the last heartbeat (twice in a row: the reader is gone). */
   behind: boolean;
 }
-
-const ASSET_TYPES = new Set<AssetClass>(ASSET_CLASSES);
 
 /**
  * Connections of /ws/stream and /ws/prices/{symbols}. Every subscription rides the shared price
@@ -182,66 +179,59 @@ export class PriceStreams {
   }
 
   async #subscribe(connection: Connection, message: SubscribeMessage, closeOnError: boolean): Promise<void> {
-    const fail = (code: ErrorCode, text: string, details: Record<string, unknown> = {}) => {
-      this.#send(connection, messages.error(code, text, details));
-      if (closeOnError) connection.socket.close(CLOSE_POLICY, closeReason(text));
-    };
-    if (!SUPPORTED_STREAM_TYPES.includes(message.stream_type)) {
-      return fail(
-        'SUBSCRIPTION_ERROR',
-        `stream_type ${message.stream_type} is not available; use ${SUPPORTED_STREAM_TYPES.join(', ')}`,
-      );
-    }
-    // Counts subscribes still resolving too: the slot is taken before the first await.
-    if (connection.subscriptions.size + connection.opening >= LIMITS.subscriptionsPerConnection) {
-      return fail(
-        'LIMIT_EXCEEDED',
-        `at most ${LIMITS.subscriptionsPerConnection} subscriptions per connection`,
-        {
-          limit: LIMITS.subscriptionsPerConnection,
-        },
-      );
-    }
-    const assetType = message.asset_type as AssetClass | undefined;
-    if (assetType !== undefined && !ASSET_TYPES.has(assetType)) {
-      return fail(
-        'SUBSCRIPTION_ERROR',
-        `asset_type ${quote(message.asset_type)} is not one of ${[...ASSET_TYPES].join(', ')}`,
-      );
-    }
-    const taken = connection.subscribeGate.tryTake();
-    if (!taken.ok) {
-      this.onRateLimited();
-      const { perSecond, burst } = connection.limits.subscribeRate;
-      return fail(
-        'LIMIT_EXCEEDED',
-        `more than ${perSecond} subscribes per second (WS_SUBSCRIBE_RATE_PER_SECOND); retry in ${taken.retryAfterMs} ms`,
-        { limit: perSecond, burst, retry_after_ms: taken.retryAfterMs },
-      );
-    }
+    const refuse = (refusal: Refusal) => this.#refuse(connection, refusal, closeOnError);
+    const admission = admitSubscribe(connection, message, () => this.onRateLimited());
+    if (!admission.ok) return refuse(admission.refusal);
     connection.opening++;
     let resolved: ResolvedSymbol[];
     try {
-      // Resolving symbols may call providers: that is charged to this client's upstream share.
-      resolved = await this.marketData.withinOperation(connection.client, () =>
-        resolveStreamable(
-          this.marketData,
-          message.symbols,
-          message.market,
-          message.stream_type === 'multi_asset' ? undefined : assetType,
-        ),
-      );
+      resolved = await this.#resolveSymbols(connection, message, admission.assetType);
     } catch (error) {
-      if (isAppError(error))
-        return fail('SUBSCRIPTION_ERROR', error.message, { code: error.code, ...error.details });
-      this.logger.error({ err: error }, 'price subscription failed');
-      return fail('PROCESSING_ERROR', 'could not start the subscription');
+      return refuse(this.#resolveFailure(error));
     } finally {
       // Released in the same turn the subscription is registered below (nothing runs between).
       connection.opening--;
     }
     if (connection.socket.readyState !== connection.socket.OPEN) return;
+    this.#start(connection, message, resolved);
+  }
 
+  /** On /ws/prices the subscription is the connection's whole purpose: refused, the socket closes. */
+  #refuse(connection: Connection, { code, text, details }: Refusal, closeOnError: boolean): void {
+    this.#send(connection, messages.error(code, text, details));
+    if (closeOnError) connection.socket.close(CLOSE_POLICY, closeReason(text));
+  }
+
+  /** Resolving symbols may call providers: that is charged to this client's upstream share. */
+  #resolveSymbols(
+    connection: Connection,
+    message: SubscribeMessage,
+    assetType: AssetClass | undefined,
+  ): Promise<ResolvedSymbol[]> {
+    return this.marketData.withinOperation(connection.client, () =>
+      resolveStreamable(
+        this.marketData,
+        message.symbols,
+        message.market,
+        message.stream_type === 'multi_asset' ? undefined : assetType,
+      ),
+    );
+  }
+
+  /** A client's mistake (an unknown symbol) is told as it is; anything else is logged, not shown. */
+  #resolveFailure(error: unknown): Refusal {
+    if (isAppError(error))
+      return {
+        code: 'SUBSCRIPTION_ERROR',
+        text: error.message,
+        details: { code: error.code, ...error.details },
+      };
+    this.logger.error({ err: error }, 'price subscription failed');
+    return { code: 'PROCESSING_ERROR', text: 'could not start the subscription', details: {} };
+  }
+
+  /** Registers the subscription, acknowledges it, then joins the hub's feed of each symbol. */
+  #start(connection: Connection, message: SubscribeMessage, resolved: readonly ResolvedSymbol[]): void {
     const id = randomUUID();
     const instruments = resolved.map((r) => r.instrument);
     const sub = new PriceSubscription(

@@ -27,6 +27,16 @@ export function formatTime(at: Date): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** How a narrative names its subject: `Apple Inc. (AAPL)`, or the bare symbol when no name is known. */
+export function subjectLabel(name: string | null, symbol: string): string {
+  return name ? `${name} (${symbol})` : symbol;
+}
+
+/** The sentences as one text; a part with nothing to say (an empty sentence) is left out. */
+export function narrativeOf(sentences: readonly string[]): string {
+  return sentences.filter(Boolean).join(' ');
+}
+
 export function quoteSentence(
   label: string,
   quote: Quote,

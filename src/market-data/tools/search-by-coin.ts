@@ -3,18 +3,21 @@ import { ValidationError } from '../../platform/errors.ts';
 import { roundFloat } from '../../quant/round.ts';
 import type { Lineage } from '../arbitration/lineage.ts';
 import { parseInstrument } from '../instruments.ts';
+import type { MarketDataService } from '../market-data.service.ts';
 import type { Bar, FundingRate, Instrument, OrderBook, Quote } from '../types.ts';
 import { type TechnicalSummary, technicalSummary } from './analytics.ts';
 import {
   disclaimer,
   formatLarge,
   formatPrice,
+  narrativeOf,
   quoteSentence,
   sourceSentence,
+  subjectLabel,
   technicalSentence,
 } from './narrative.ts';
 import { reportToolCall } from './report-tool-call.ts';
-import { attempt, type ToolContext, universeName } from './search-by-symbol.ts';
+import { allCached, attempt, type ToolContext, universeName } from './search-parts.ts';
 import { type Depth, parseDepth, parseSessionId, parseVenue } from './tool-args.ts';
 
 export interface SearchByCoinArgs {
@@ -83,6 +86,60 @@ export async function searchByCoin(
   caller?: Principal,
 ): Promise<CoinSearchResult> {
   const started = performance.now();
+  const { symbol, depth, exchange, sessionId, instrument } = parseCoinArgs(args);
+  const { marketData } = ctx;
+  const warnings: string[] = [];
+  const prefer = preferredProvider(marketData, exchange, instrument, warnings);
+
+  const quoted = await marketData.quote(instrument, prefer);
+  const quote = quoted.value;
+  const listedName = universeName(marketData, instrument);
+  const stats =
+    depth === 'quick' ? undefined : await loadStatistics(marketData, instrument, prefer, warnings);
+  const deep = depth === 'deep' ? await loadDeep(ctx, instrument, prefer, warnings) : undefined;
+  const name = stats?.profileName ?? listedName;
+  const details: CoinDetails = {
+    market: stats?.market ?? null,
+    orderBook: deep?.orderBook ?? null,
+    funding: deep?.funding ?? null,
+    technicals: deep?.technicals ?? null,
+  };
+  const narrative = coinNarrative(name, instrument, quote, details, quoted.lineage);
+
+  const result: CoinSearchResult = {
+    tool: 'search-by-coin',
+    instrument,
+    symbol: instrument.symbol,
+    base: instrument.base!,
+    pair: instrument.quote!,
+    name,
+    exchange,
+    source: quoted.lineage.used[0] ?? 'unknown',
+    depth,
+    quote,
+    lineage: quoted.lineage,
+    ...details,
+    history: deep?.history ?? null,
+    narrative,
+    disclaimer: disclaimer(quoted.lineage),
+    warnings,
+    sessionId: sessionId ?? null,
+  };
+  await reportToolCall(ctx.toolCalls, sessionId, caller, {
+    tool: 'search-by-coin',
+    parameters: { symbol, exchange, pair: instrument.quote, depth },
+    resultSummary: `${instrument.symbol} ${quote.price} (${depth}, ${result.source})`,
+    symbols: [instrument.symbol],
+    cacheHit: quoted.lineage.cache.hit && (stats?.cacheHit ?? true) && (deep?.cacheHit ?? true),
+    startedAt: started,
+    at: ctx.clock.now(),
+  });
+
+  return result;
+}
+
+/** Checks the arguments in the order their errors are reported; the symbol is read as a pair. */
+function parseCoinArgs(args: SearchByCoinArgs) {
   if (typeof args.symbol !== 'string') throw new ValidationError('symbol', 'is required');
   const depth = parseDepth(args.depth);
   const exchange = parseVenue(args.exchange, 'binance');
@@ -97,88 +154,109 @@ export async function searchByCoin(
       `${args.symbol} names the quote asset ${instrument.quote}, but pair ${pair} was given`,
     );
   }
-  const { marketData } = ctx;
-  const warnings: string[] = [];
-  const prefer = marketData.offers(exchange, 'quote', instrument) ? exchange : undefined;
-  if (!prefer) {
-    warnings.push(
-      `exchange ${exchange}: no configured provider represents it (providers: ${marketData.providers
-        .map((p) => p.id)
-        .join(', ')}); the price is the arbitrated one across the configured providers`,
-    );
-  }
+  return { symbol: args.symbol, depth, exchange, sessionId, instrument };
+}
 
-  const quoted = await marketData.quote(instrument, prefer);
-  const quote = quoted.value;
-  let cacheHit = quoted.lineage.cache.hit;
-  let market: CoinMarket | null = null;
-  let orderBook: BookSummary | null = null;
-  let funding: CoinSearchResult['funding'] = null;
-  let technicals: TechnicalSummary | null = null;
-  let history: Bar[] | null = null;
-  let name = universeName(marketData, instrument);
+/**
+ * The provider to prefer: the exchange asked for when a configured provider represents it.
+ * Otherwise none is preferred (the answer is arbitrated) and the warning says so.
+ */
+function preferredProvider(
+  marketData: MarketDataService,
+  exchange: string,
+  instrument: Instrument,
+  warnings: string[],
+): string | undefined {
+  if (marketData.offers(exchange, 'quote', instrument)) return exchange;
+  warnings.push(
+    `exchange ${exchange}: no configured provider represents it (providers: ${marketData.providers
+      .map((p) => p.id)
+      .join(', ')}); the price is the arbitrated one across the configured providers`,
+  );
+  return undefined;
+}
 
-  if (depth !== 'quick') {
-    const [stats, profile] = await Promise.all([
-      attempt(
-        warnings,
-        '24h statistics',
-        () => marketData.venues.cryptoStats(instrument, prefer),
-        marketData.supports('cryptoStats', instrument),
-      ),
-      marketData.supports('profile', instrument)
-        ? attempt(warnings, 'profile', () => marketData.profile(instrument))
-        : undefined,
-    ]);
-    cacheHit &&= stats?.lineage.cache.hit ?? true;
-    name = profile?.value.name ?? name;
-    if (stats) {
-      market = {
+/** The parts of the answer the narrative speaks of, besides the quote. */
+type CoinDetails = Pick<CoinSearchResult, 'market' | 'orderBook' | 'funding' | 'technicals'>;
+
+/** Depth `standard`: 24 h statistics, and the coin's name from its profile. */
+async function loadStatistics(
+  marketData: MarketDataService,
+  instrument: Instrument,
+  prefer: string | undefined,
+  warnings: string[],
+): Promise<{ market: CoinMarket | null; profileName: string | undefined; cacheHit: boolean }> {
+  const [stats, profile] = await Promise.all([
+    attempt(
+      warnings,
+      '24h statistics',
+      () => marketData.venues.cryptoStats(instrument, prefer),
+      marketData.supports('cryptoStats', instrument),
+    ),
+    marketData.supports('profile', instrument)
+      ? attempt(warnings, 'profile', () => marketData.profile(instrument))
+      : undefined,
+  ]);
+  const market: CoinMarket | null = stats
+    ? {
         high24h: stats.value.high,
         low24h: stats.value.low,
         volume24h: stats.value.volume,
         quoteVolume24h: stats.value.quoteVolume,
         marketCap: stats.value.marketCap ?? profile?.value.marketCap ?? null,
         lineage: stats.lineage,
-      };
-    }
-  }
-  if (depth === 'deep') {
-    const now = ctx.clock.now();
-    const [book, rate, bars] = await Promise.all([
-      attempt(
-        warnings,
-        'order book',
-        () => marketData.venues.orderBook(instrument, BOOK_LEVELS, prefer),
-        marketData.supports('orderBook', instrument),
-      ),
-      attempt(
-        warnings,
-        'funding rate',
-        () => marketData.venues.funding(instrument, prefer),
-        marketData.supports('funding', instrument),
-      ),
-      attempt(
-        warnings,
-        'daily history',
-        () => marketData.bars(instrument, '1d', new Date(now.getTime() - 420 * DAY), now),
-        marketData.supports('bars', instrument),
-      ),
-    ]);
-    cacheHit &&=
-      (book?.lineage.cache.hit ?? true) &&
-      (rate?.lineage.cache.hit ?? true) &&
-      (bars?.lineage.cache.hit ?? true);
-    if (book) orderBook = summarizeBook(book.value, book.lineage);
-    if (rate) funding = { ...rate.value, lineage: rate.lineage };
-    if (bars) {
-      technicals = technicalSummary(bars.value, 'crypto');
-      history = bars.value.slice(-30);
-    }
-  }
+      }
+    : null;
+  // Only the statistics count for the cache hit: the profile is an extra, as its name.
+  return { market, profileName: profile?.value.name, cacheHit: allCached(stats) };
+}
 
-  const label = name ? `${name} (${instrument.symbol})` : instrument.symbol;
-  const sentences = [quoteSentence(label, quote, '24 hours earlier')];
+/** Depth `deep`: the order book, the funding rate, and technicals from the daily history. */
+async function loadDeep(
+  ctx: ToolContext,
+  instrument: Instrument,
+  prefer: string | undefined,
+  warnings: string[],
+): Promise<Omit<CoinDetails, 'market'> & { history: Bar[] | null; cacheHit: boolean }> {
+  const { marketData } = ctx;
+  const now = ctx.clock.now();
+  const [book, rate, bars] = await Promise.all([
+    attempt(
+      warnings,
+      'order book',
+      () => marketData.venues.orderBook(instrument, BOOK_LEVELS, prefer),
+      marketData.supports('orderBook', instrument),
+    ),
+    attempt(
+      warnings,
+      'funding rate',
+      () => marketData.venues.funding(instrument, prefer),
+      marketData.supports('funding', instrument),
+    ),
+    attempt(
+      warnings,
+      'daily history',
+      () => marketData.bars(instrument, '1d', new Date(now.getTime() - 420 * DAY), now),
+      marketData.supports('bars', instrument),
+    ),
+  ]);
+  return {
+    orderBook: book ? summarizeBook(book.value, book.lineage) : null,
+    funding: rate ? { ...rate.value, lineage: rate.lineage } : null,
+    technicals: bars ? technicalSummary(bars.value, 'crypto') : null,
+    history: bars ? bars.value.slice(-30) : null,
+    cacheHit: allCached(book, rate, bars),
+  };
+}
+
+function coinNarrative(
+  name: string | null,
+  instrument: Instrument,
+  quote: Quote,
+  { market, orderBook, funding, technicals }: CoinDetails,
+  lineage: Lineage,
+): string {
+  const sentences = [quoteSentence(subjectLabel(name, instrument.symbol), quote, '24 hours earlier')];
   if (market) {
     sentences.push(
       `24 h range ${formatPrice(market.low24h)}-${formatPrice(market.high24h)}, ${market.volume24h !== null ? `volume ${formatLarge(market.volume24h)} ${instrument.base}` : ''}` +
@@ -192,41 +270,8 @@ export async function searchByCoin(
   if (funding)
     sentences.push(`Perpetual funding ${(funding.rate * 100).toFixed(4)}% per ${funding.intervalHours} h.`);
   if (technicals) sentences.push(technicalSentence(technicals));
-  sentences.push(sourceSentence(quoted.lineage));
-
-  const result: CoinSearchResult = {
-    tool: 'search-by-coin',
-    instrument,
-    symbol: instrument.symbol,
-    base: instrument.base!,
-    pair: instrument.quote!,
-    name,
-    exchange,
-    source: quoted.lineage.used[0] ?? 'unknown',
-    depth,
-    quote,
-    lineage: quoted.lineage,
-    market,
-    orderBook,
-    funding,
-    technicals,
-    history,
-    narrative: sentences.filter(Boolean).join(' '),
-    disclaimer: disclaimer(quoted.lineage),
-    warnings,
-    sessionId: sessionId ?? null,
-  };
-  await reportToolCall(ctx.toolCalls, sessionId, caller, {
-    tool: 'search-by-coin',
-    parameters: { symbol: args.symbol, exchange, pair: instrument.quote, depth },
-    resultSummary: `${instrument.symbol} ${quote.price} (${depth}, ${result.source})`,
-    symbols: [instrument.symbol],
-    cacheHit,
-    startedAt: started,
-    at: ctx.clock.now(),
-  });
-
-  return result;
+  sentences.push(sourceSentence(lineage));
+  return narrativeOf(sentences);
 }
 
 export function summarizeBook(book: OrderBook, lineage: Lineage): BookSummary | null {

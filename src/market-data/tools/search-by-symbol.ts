@@ -1,21 +1,22 @@
 import type { Principal } from '../../platform/access/principal.ts';
-import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { ToolCallRecorder } from '../../sessions/tool-calls.port.ts';
-import type { Lineage } from '../arbitration/lineage.ts';
+import type { Lineage, Sourced } from '../arbitration/lineage.ts';
 import { parseInstrument } from '../instruments.ts';
 import type { MarketDataService } from '../market-data.service.ts';
-import type { AssetClass, Bar, Instrument, Quote } from '../types.ts';
+import type { AssetClass, Bar, Instrument, Profile, Quote } from '../types.ts';
 import { betaAgainst, rangeAndVolume, type TechnicalSummary, technicalSummary } from './analytics.ts';
-import { disclaimer, formatLarge, quoteSentence, sourceSentence, technicalSentence } from './narrative.ts';
+import {
+  disclaimer,
+  formatLarge,
+  narrativeOf,
+  quoteSentence,
+  sourceSentence,
+  subjectLabel,
+  technicalSentence,
+} from './narrative.ts';
 import { reportToolCall } from './report-tool-call.ts';
+import { allCached, attempt, type ToolContext, universeName } from './search-parts.ts';
 import { type Depth, parseDepth, parseLanguage, parseMarket, parseSessionId } from './tool-args.ts';
-
-export interface ToolContext {
-  readonly marketData: MarketDataService;
-  readonly clock: Clock;
-  readonly toolCalls?: ToolCallRecorder;
-}
 
 export interface SearchBySymbolArgs {
   readonly symbol?: string | null;
@@ -82,114 +83,17 @@ export async function searchBySymbol(
   caller?: Principal,
 ): Promise<SymbolSearchResult> {
   const started = performance.now();
-  if (typeof args.symbol !== 'string') throw new ValidationError('symbol', 'is required');
-  const market = parseMarket(args.market);
-  const depth = parseDepth(args.depth);
-  const language = parseLanguage(args.language);
-  const sessionId = parseSessionId(args.sessionId);
-  const instrument = parseInstrument(args.symbol, { market });
+  const { symbol, market, depth, language, sessionId, instrument } = parseSymbolArgs(args);
   const { marketData } = ctx;
   const warnings: string[] = [];
 
   const quoted = await marketData.quote(instrument);
   const quote = quoted.value;
-  let cacheHit = quoted.lineage.cache.hit;
-
-  let fundamentals: Fundamentals | null = null;
-  let technicals: TechnicalSummary | null = null;
-  let history: Bar[] | null = null;
-  let name = quote.name ?? null;
-  let exchange = quote.exchange ?? null;
-
-  if (depth !== 'quick') {
-    const now = ctx.clock.now();
-    const lookbackDays = depth === 'deep' ? 420 : 380;
-    const [profile, bars] = await Promise.all([
-      attempt(
-        warnings,
-        'profile',
-        () => marketData.profile(instrument),
-        marketData.supports('profile', instrument),
-      ),
-      attempt(
-        warnings,
-        'daily history',
-        () => marketData.bars(instrument, '1d', new Date(now.getTime() - lookbackDays * DAY), now),
-        marketData.supports('bars', instrument),
-      ),
-    ]);
-    cacheHit &&= (profile?.lineage.cache.hit ?? true) && (bars?.lineage.cache.hit ?? true);
-    const p = profile?.value;
-    name = p?.name ?? name;
-    exchange = p?.exchange ?? exchange;
-    const computed: ComputedFundamental[] = [];
-    const fromBars = bars ? rangeAndVolume(bars.value, instrument.assetClass) : undefined;
-    const pick = <K extends 'week52High' | 'week52Low' | 'averageVolume'>(key: K): number | null => {
-      if (p?.[key] != null) return p[key];
-      const v = fromBars?.[key] ?? null;
-      if (v !== null) computed.push(key);
-      return v;
-    };
-    let beta = p?.beta ?? null;
-    const benchmark = instrument.market ? BENCHMARK[instrument.market] : undefined;
-    if (
-      beta === null &&
-      bars &&
-      benchmark &&
-      instrument.symbol !== benchmark &&
-      instrument.assetClass === 'equity'
-    ) {
-      const bench = await attempt(warnings, `benchmark ${benchmark} history (for beta)`, () =>
-        marketData.bars(
-          { symbol: benchmark, assetClass: 'equity', market: instrument.market },
-          '1d',
-          bars.value[0]!.time,
-          now,
-        ),
-      );
-      beta = bench ? betaAgainst(bars.value.slice(-253), bench.value) : null;
-      if (beta !== null) computed.push('beta');
-    }
-    fundamentals = {
-      marketCap: p?.marketCap ?? null,
-      peRatio: p?.peRatio ?? null,
-      beta,
-      averageVolume: pick('averageVolume'),
-      week52High: pick('week52High'),
-      week52Low: pick('week52Low'),
-      sector: p?.sector ?? null,
-      industry: p?.industry ?? null,
-      sharesOutstanding: p?.sharesOutstanding ?? null,
-      computed,
-      lineage: profile?.lineage ?? null,
-    };
-    if (depth === 'deep' && bars) {
-      technicals = technicalSummary(bars.value, instrument.assetClass);
-      history = bars.value.slice(-HISTORY_BARS);
-    }
-  }
-  name ??= universeName(marketData, instrument);
-
-  const label = name ? `${name} (${instrument.symbol})` : instrument.symbol;
-  const sentences = [
-    quoteSentence(
-      label,
-      quote,
-      instrument.assetClass === 'crypto' ? '24 hours earlier' : 'the previous close',
-    ),
-  ];
-  if (fundamentals) {
-    const bits: string[] = [];
-    if (fundamentals.marketCap !== null)
-      bits.push(`market cap ${formatLarge(fundamentals.marketCap)} ${quote.currency}`);
-    if (fundamentals.peRatio !== null) bits.push(`P/E ${fundamentals.peRatio.toFixed(1)}`);
-    if (fundamentals.week52Low !== null && fundamentals.week52High !== null) {
-      bits.push(`52-week range ${fundamentals.week52Low.toFixed(2)}-${fundamentals.week52High.toFixed(2)}`);
-    }
-    if (bits.length) sentences.push(`${bits.join(', ').replace(/^./, (c) => c.toUpperCase())}.`);
-  }
-  if (technicals) sentences.push(technicalSentence(technicals));
-  sentences.push(sourceSentence(quoted.lineage));
+  const detail = depth === 'quick' ? undefined : await loadDetail(ctx, instrument, depth, warnings);
+  const name = detail?.profile?.name ?? quote.name ?? universeName(marketData, instrument);
+  const fundamentals = detail?.fundamentals ?? null;
+  const technicals = detail?.technicals ?? null;
+  const narrative = symbolNarrative(name, instrument, quote, fundamentals, technicals, quoted.lineage);
 
   const result: SymbolSearchResult = {
     tool: 'search-by-symbol',
@@ -197,7 +101,7 @@ export async function searchBySymbol(
     symbol: instrument.symbol,
     assetClass: instrument.assetClass,
     name,
-    exchange,
+    exchange: detail?.profile?.exchange ?? quote.exchange ?? null,
     market: instrument.market ?? null,
     currency: quote.currency,
     depth,
@@ -206,18 +110,18 @@ export async function searchBySymbol(
     lineage: quoted.lineage,
     fundamentals,
     technicals,
-    history,
-    narrative: sentences.filter(Boolean).join(' '),
+    history: detail?.history ?? null,
+    narrative,
     disclaimer: disclaimer(quoted.lineage),
     warnings,
     sessionId: sessionId ?? null,
   };
   await reportToolCall(ctx.toolCalls, sessionId, caller, {
     tool: 'search-by-symbol',
-    parameters: { symbol: args.symbol, market, depth, language },
+    parameters: { symbol, market, depth, language },
     resultSummary: `${instrument.symbol} ${quote.price} ${quote.currency} (${depth})`,
     symbols: [instrument.symbol],
-    cacheHit,
+    cacheHit: quoted.lineage.cache.hit && (detail?.cacheHit ?? true),
     startedAt: started,
     at: ctx.clock.now(),
   });
@@ -225,30 +129,145 @@ export async function searchBySymbol(
   return result;
 }
 
-/** Runs an optional part of an answer; a failure becomes a warning instead of failing the call. */
-export async function attempt<T>(
-  warnings: string[],
-  what: string,
-  run: () => Promise<T>,
-  supported = true,
-): Promise<T | undefined> {
-  if (!supported) {
-    warnings.push(`${what}: no configured provider offers it`);
-    return undefined;
-  }
-  try {
-    return await run();
-  } catch (error) {
-    warnings.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-    return undefined;
-  }
+/** Checks the arguments in the order their errors are reported. */
+function parseSymbolArgs(args: SearchBySymbolArgs) {
+  if (typeof args.symbol !== 'string') throw new ValidationError('symbol', 'is required');
+  const market = parseMarket(args.market);
+  const depth = parseDepth(args.depth);
+  const language = parseLanguage(args.language);
+  const sessionId = parseSessionId(args.sessionId);
+  const instrument = parseInstrument(args.symbol, { market });
+  return { symbol: args.symbol, market, depth, language, sessionId, instrument };
 }
 
-export function universeName(marketData: MarketDataService, instrument: Instrument): string | null {
-  const entry = marketData
-    .universe()
-    .find(
-      (e) => e.instrument.symbol === instrument.symbol && e.instrument.assetClass === instrument.assetClass,
-    );
-  return entry?.name ?? null;
+/** What depths `standard` and `deep` add to the quote. */
+interface SymbolDetail {
+  readonly profile: Profile | undefined;
+  readonly fundamentals: Fundamentals;
+  /** Depth `deep`, when the daily history could be read. */
+  readonly technicals: TechnicalSummary | null;
+  readonly history: Bar[] | null;
+  readonly cacheHit: boolean;
+}
+
+/** The profile and the daily history, read together; the history fills what the profile lacks. */
+async function loadDetail(
+  ctx: ToolContext,
+  instrument: Instrument,
+  depth: Depth,
+  warnings: string[],
+): Promise<SymbolDetail> {
+  const { marketData } = ctx;
+  const now = ctx.clock.now();
+  const lookbackDays = depth === 'deep' ? 420 : 380;
+  const [profile, bars] = await Promise.all([
+    attempt(
+      warnings,
+      'profile',
+      () => marketData.profile(instrument),
+      marketData.supports('profile', instrument),
+    ),
+    attempt(
+      warnings,
+      'daily history',
+      () => marketData.bars(instrument, '1d', new Date(now.getTime() - lookbackDays * DAY), now),
+      marketData.supports('bars', instrument),
+    ),
+  ]);
+  // The benchmark's history is only read when the profile has no beta of its own.
+  const computedBeta =
+    profile?.value.beta == null && bars
+      ? await betaFromBenchmark(marketData, instrument, bars.value, now, warnings)
+      : null;
+  const deepBars = depth === 'deep' ? bars?.value : undefined;
+  return {
+    profile: profile?.value,
+    fundamentals: fundamentalsOf(profile, bars?.value, instrument.assetClass, computedBeta),
+    technicals: deepBars ? technicalSummary(deepBars, instrument.assetClass) : null,
+    history: deepBars?.slice(-HISTORY_BARS) ?? null,
+    cacheHit: allCached(profile, bars),
+  };
+}
+
+/**
+ * Beta against the benchmark of the instrument's market, from a year of daily bars; null for
+ * what is not an equity, a market without a benchmark, the benchmark itself, or too short a history.
+ */
+async function betaFromBenchmark(
+  marketData: MarketDataService,
+  instrument: Instrument,
+  bars: readonly Bar[],
+  now: Date,
+  warnings: string[],
+): Promise<number | null> {
+  const benchmark = instrument.market ? BENCHMARK[instrument.market] : undefined;
+  if (!benchmark || instrument.symbol === benchmark || instrument.assetClass !== 'equity') return null;
+  const bench = await attempt(warnings, `benchmark ${benchmark} history (for beta)`, () =>
+    marketData.bars(
+      { symbol: benchmark, assetClass: 'equity', market: instrument.market },
+      '1d',
+      bars[0]!.time,
+      now,
+    ),
+  );
+  return bench ? betaAgainst(bars.slice(-253), bench.value) : null;
+}
+
+/** The profile's fundamentals; those it lacks come from the daily bars and are listed as computed. */
+function fundamentalsOf(
+  profile: Sourced<Profile> | undefined,
+  bars: readonly Bar[] | undefined,
+  assetClass: AssetClass,
+  computedBeta: number | null,
+): Fundamentals {
+  const p = profile?.value;
+  const computed: ComputedFundamental[] = computedBeta !== null ? ['beta'] : [];
+  const fromBars = bars ? rangeAndVolume(bars, assetClass) : undefined;
+  const pick = <K extends 'week52High' | 'week52Low' | 'averageVolume'>(key: K): number | null => {
+    if (p?.[key] != null) return p[key];
+    const v = fromBars?.[key] ?? null;
+    if (v !== null) computed.push(key);
+    return v;
+  };
+  return {
+    marketCap: p?.marketCap ?? null,
+    peRatio: p?.peRatio ?? null,
+    beta: p?.beta ?? computedBeta,
+    averageVolume: pick('averageVolume'),
+    week52High: pick('week52High'),
+    week52Low: pick('week52Low'),
+    sector: p?.sector ?? null,
+    industry: p?.industry ?? null,
+    sharesOutstanding: p?.sharesOutstanding ?? null,
+    computed,
+    lineage: profile?.lineage ?? null,
+  };
+}
+
+function symbolNarrative(
+  name: string | null,
+  instrument: Instrument,
+  quote: Quote,
+  fundamentals: Fundamentals | null,
+  technicals: TechnicalSummary | null,
+  lineage: Lineage,
+): string {
+  const reference = instrument.assetClass === 'crypto' ? '24 hours earlier' : 'the previous close';
+  const sentences = [quoteSentence(subjectLabel(name, instrument.symbol), quote, reference)];
+  if (fundamentals) sentences.push(fundamentalsSentence(fundamentals, quote.currency));
+  if (technicals) sentences.push(technicalSentence(technicals));
+  sentences.push(sourceSentence(lineage));
+  return narrativeOf(sentences);
+}
+
+/** Market cap, P/E and the 52-week range, those known; empty when none is. */
+function fundamentalsSentence(fundamentals: Fundamentals, currency: string): string {
+  const bits: string[] = [];
+  if (fundamentals.marketCap !== null)
+    bits.push(`market cap ${formatLarge(fundamentals.marketCap)} ${currency}`);
+  if (fundamentals.peRatio !== null) bits.push(`P/E ${fundamentals.peRatio.toFixed(1)}`);
+  if (fundamentals.week52Low !== null && fundamentals.week52High !== null) {
+    bits.push(`52-week range ${fundamentals.week52Low.toFixed(2)}-${fundamentals.week52High.toFixed(2)}`);
+  }
+  return bits.length ? `${bits.join(', ').replace(/^./, (c) => c.toUpperCase())}.` : '';
 }
