@@ -2,6 +2,7 @@
  * A watchdog's status, derived from its shared state row and the time: honest, so a watchdog that
  * nobody runs reads `stopped`, not healthy. See WATCHDOG_STATUSES for what each status means.
  */
+import type { WatchdogState } from './states.repository.ts';
 import type { WatchdogStatus } from './watchdogs-api.ts';
 
 /** Intervals without a check before an enabled watchdog counts as stopped. */
@@ -9,13 +10,10 @@ export const STOPPED_AFTER_INTERVALS = 3;
 /** Failed checks in a row before a watchdog counts as failing (fewer: degraded). */
 export const FAILING_AFTER_FAILURES = 3;
 
-export interface HealthInput {
-  readonly enabled: boolean;
-  readonly since: Date;
-  readonly lastCheckAt: Date | null;
-  readonly consecutiveFailures: number;
-  readonly lastGaps: number;
-}
+/** The columns of a watchdog's state row its status is read from. */
+export type HealthInput = Readonly<
+  Pick<WatchdogState, 'enabled' | 'since' | 'lastCheckAt' | 'consecutiveFailures' | 'lastGaps'>
+>;
 
 export function watchdogStatus(state: HealthInput, intervalMs: number, now: Date): WatchdogStatus {
   if (!state.enabled) return 'disabled';

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
 import { requiresScope } from '../platform/graphql/scope-guard.ts';
+import type { HealthFields } from './dashboard/dashboard.documents.ts';
 import { uptimeSeconds } from './dashboard/dashboard.wire.ts';
 import { SEVERITIES, type Severity } from './detectors/finding.ts';
 import { WATCHDOG_SUMMARIES } from './registry.ts';
@@ -48,65 +49,73 @@ export const WatchdogHealthRef = builder.objectRef<WatchdogHealth>('WatchdogHeal
   description:
     'Health of one watchdog. Counters count since it was last enabled or restarted. Entity: id is the watchdog name ' +
     '(`price_anomaly`).',
-  fields: (t) => ({
-    id: t.id({ description: 'Stable id: the watchdog name, as URLs spell it.', resolve: (h) => h.name }),
-    name: t.field({ type: WatchdogNameEnum, description: 'Which watchdog.', resolve: (h) => h.name }),
-    description: t.exposeString('description', { description: 'What it watches, in one line.' }),
-    enabled: t.exposeBoolean('enabled', {
-      description: 'False when an operator disabled it (it then runs no checks on any instance).',
-    }),
-    running: t.exposeBoolean('running', {
-      description:
-        'Enabled and checked on schedule (status RUNNING, DEGRADED or FAILING): neither DISABLED nor STOPPED.',
-    }),
-    status: t.field({ type: WatchdogStatusEnum, description: 'What it is doing.', resolve: (h) => h.status }),
-    intervalSeconds: t.exposeInt('intervalSeconds', { description: 'Seconds between two checks.' }),
-    lastCheck: t.expose('lastCheck', {
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the last check finished (failed or not); null before the first.',
-    }),
-    lastCheckMs: t.exposeFloat('lastCheckMs', {
-      nullable: true,
-      description: 'Wall time of the last check, in milliseconds; null before the first.',
-    }),
-    lastEvent: t.expose('lastEvent', {
-      type: 'DateTime',
-      nullable: true,
-      description: 'When it last emitted an event; null when it has emitted none since its restart.',
-    }),
-    checks: t.exposeInt('checks', { description: 'Checks run since it was last enabled or restarted.' }),
-    events: t.exposeInt('events', { description: 'Events emitted since it was last enabled or restarted.' }),
-    errors: t.exposeInt('errors', {
-      description: 'Checks that failed since it was last enabled or restarted.',
-    }),
-    consecutiveFailures: t.exposeInt('consecutiveFailures', {
-      description: 'Checks in a row that failed, up to the last one (0 after a good check).',
-    }),
-    lastChecked: t.exposeInt('lastChecked', {
-      description: 'Subjects (symbols, pairs, venues) the last check looked at.',
-    }),
-    lastGaps: t.exposeInt('lastGaps', {
-      description: 'Subjects of the last check that lacked data (some make the watchdog DEGRADED).',
-    }),
-    lastError: t.exposeString('lastError', {
-      nullable: true,
-      description: 'The last failure or gap, for an operator; null when the last check was clean.',
-    }),
-    since: t.expose('since', {
-      type: 'DateTime',
-      description: 'When it was last enabled or restarted (counters start here).',
-    }),
-    uptimeSeconds: t.int({
-      nullable: true,
-      description: 'Whole seconds since `since`; null while it is disabled.',
-      resolve: (h, _args, ctx) => uptimeSeconds(h, watchdogsDeps(ctx).clock.now()),
-    }),
-    updatedBy: t.exposeString('updatedBy', {
-      nullable: true,
-      description: 'Client id of whoever last enabled, disabled or restarted it; null if nobody has.',
-    }),
-  }),
+  fields: (t) =>
+    ({
+      id: t.id({ description: 'Stable id: the watchdog name, as URLs spell it.', resolve: (h) => h.name }),
+      name: t.field({ type: WatchdogNameEnum, description: 'Which watchdog.', resolve: (h) => h.name }),
+      description: t.exposeString('description', { description: 'What it watches, in one line.' }),
+      enabled: t.exposeBoolean('enabled', {
+        description: 'False when an operator disabled it (it then runs no checks on any instance).',
+      }),
+      running: t.exposeBoolean('running', {
+        description:
+          'Enabled and checked on schedule (status RUNNING, DEGRADED or FAILING): neither DISABLED nor STOPPED.',
+      }),
+      status: t.field({
+        type: WatchdogStatusEnum,
+        description: 'What it is doing.',
+        resolve: (h) => h.status,
+      }),
+      intervalSeconds: t.exposeInt('intervalSeconds', { description: 'Seconds between two checks.' }),
+      lastCheck: t.expose('lastCheck', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'When the last check finished (failed or not); null before the first.',
+      }),
+      lastCheckMs: t.exposeFloat('lastCheckMs', {
+        nullable: true,
+        description: 'Wall time of the last check, in milliseconds; null before the first.',
+      }),
+      lastEvent: t.expose('lastEvent', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'When it last emitted an event; null when it has emitted none since its restart.',
+      }),
+      checks: t.exposeInt('checks', { description: 'Checks run since it was last enabled or restarted.' }),
+      events: t.exposeInt('events', {
+        description: 'Events emitted since it was last enabled or restarted.',
+      }),
+      errors: t.exposeInt('errors', {
+        description: 'Checks that failed since it was last enabled or restarted.',
+      }),
+      consecutiveFailures: t.exposeInt('consecutiveFailures', {
+        description: 'Checks in a row that failed, up to the last one (0 after a good check).',
+      }),
+      lastChecked: t.exposeInt('lastChecked', {
+        description: 'Subjects (symbols, pairs, venues) the last check looked at.',
+      }),
+      lastGaps: t.exposeInt('lastGaps', {
+        description: 'Subjects of the last check that lacked data (some make the watchdog DEGRADED).',
+      }),
+      lastError: t.exposeString('lastError', {
+        nullable: true,
+        description: 'The last failure or gap, for an operator; null when the last check was clean.',
+      }),
+      since: t.expose('since', {
+        type: 'DateTime',
+        description: 'When it was last enabled or restarted (counters start here).',
+      }),
+      uptimeSeconds: t.int({
+        nullable: true,
+        description: 'Whole seconds since `since`; null while it is disabled.',
+        resolve: (h, _args, ctx) => uptimeSeconds(h, watchdogsDeps(ctx).clock.now()),
+      }),
+      updatedBy: t.exposeString('updatedBy', {
+        nullable: true,
+        description: 'Client id of whoever last enabled, disabled or restarted it; null if nobody has.',
+      }),
+      // Every field of the model (and the uptime the documents select) has its GraphQL field.
+    }) satisfies Record<keyof HealthFields | 'id', unknown>,
 });
 
 const SeverityCountsRef = builder

@@ -16,6 +16,7 @@ import {
   type SwitchAction,
   WATCHDOGS,
 } from './dashboard/dashboard.documents.ts';
+import { healthSchema } from './dashboard/dashboard.schemas.wire.ts';
 import {
   eventFromGraphql,
   eventWire,
@@ -27,7 +28,6 @@ import {
 } from './dashboard/dashboard.wire.ts';
 import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from './detectors/types.ts';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES } from './event-filter.ts';
-import { WATCHDOG_STATUSES } from './watchdogs-api.ts';
 
 /**
  * The dashboard as MCP tools (and REST tool routes): GraphQL documents mapped to the same wire as
@@ -36,28 +36,6 @@ import { WATCHDOG_STATUSES } from './watchdogs-api.ts';
  */
 
 const isoTime = z.string().describe('ISO 8601 time, UTC');
-
-const healthSchema = z.object({
-  name: z.enum(WATCHDOG_NAMES),
-  description: z.string(),
-  enabled: z.boolean(),
-  running: z.boolean().describe('Enabled and checked within the last three intervals'),
-  status: z.enum(WATCHDOG_STATUSES),
-  interval_seconds: z.number().int(),
-  last_check: isoTime.nullable(),
-  last_check_ms: z.number().nullable().describe('Wall time of the last check, in milliseconds'),
-  last_event: isoTime.nullable(),
-  total_checks: z.number().int().describe('Since it was last enabled or restarted'),
-  events_emitted: z.number().int().describe('Since it was last enabled or restarted'),
-  errors: z.number().int().describe('Failed checks since it was last enabled or restarted'),
-  consecutive_failures: z.number().int(),
-  last_error: z.string().nullable(),
-  last_checked: z.number().int().describe('Subjects the last check looked at'),
-  last_gaps: z.number().int().describe('Subjects of the last check that lacked data'),
-  uptime_seconds: z.number().int().nullable().describe('Null while disabled'),
-  since: isoTime.describe('When it was last enabled or restarted'),
-  updated_by: z.string().nullable(),
-});
 
 const eventSchema = z.object({
   event_id: z.string(),
@@ -154,9 +132,7 @@ const getWatchdogStatus: ToolDefinition<{ watchdogs: HealthData[] }> = {
     const watchdogs = data.watchdogs
       .map((h) => healthWire(healthFromGraphql(h)))
       .filter((h) => args.name === undefined || h.name === args.name);
-    const enabled = watchdogs
-      .filter((h) => h.enabled)
-      .map((h) => h.status as (typeof WATCHDOG_STATUSES)[number]);
+    const enabled = watchdogs.filter((h) => h.enabled).map((h) => h.status);
     return { status: overallHealth(enabled), watchdogs };
   },
   outputSchema: z.object({

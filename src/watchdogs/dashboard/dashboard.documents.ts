@@ -4,9 +4,51 @@
  * spelling (PRICE_ANOMALY) and times as ISO strings; dashboard.wire.ts maps both to the wire.
  */
 
-const HEALTH_FIELDS =
-  'name description enabled running status intervalSeconds lastCheck lastCheckMs lastEvent checks events ' +
-  'errors consecutiveFailures lastChecked lastGaps lastError since uptimeSeconds updatedBy';
+import type { WatchdogHealth } from '../watchdogs-api.ts';
+
+/**
+ * A model as GraphQL data carries it: times as ISO strings, enum values in GraphQL's spelling
+ * (plain strings).
+ */
+export type GraphqlData<T> = {
+  readonly [K in keyof T]: T[K] extends Date
+    ? string
+    : T[K] extends Date | null
+      ? string | null
+      : T[K] extends string
+        ? string
+        : T[K];
+};
+
+/** The health the documents select: the model, and the uptime GraphQL computes from it. */
+export type HealthFields = WatchdogHealth & { readonly uptimeSeconds: number | null };
+
+export type HealthData = GraphqlData<HealthFields>;
+
+/** Every field of HealthFields, once (the type refuses a missing or an unknown one), in selection order. */
+const HEALTH_SELECTION: Readonly<Record<keyof HealthFields, true>> = {
+  name: true,
+  description: true,
+  enabled: true,
+  running: true,
+  status: true,
+  intervalSeconds: true,
+  lastCheck: true,
+  lastCheckMs: true,
+  lastEvent: true,
+  checks: true,
+  events: true,
+  errors: true,
+  consecutiveFailures: true,
+  lastChecked: true,
+  lastGaps: true,
+  lastError: true,
+  since: true,
+  uptimeSeconds: true,
+  updatedBy: true,
+};
+
+const HEALTH_FIELDS = Object.keys(HEALTH_SELECTION).join(' ');
 
 const EVENT_FIELDS =
   'id watchdog eventType severity symbol asset { symbol assetType name market exchange currency pair } ' +
@@ -15,28 +57,6 @@ const EVENT_FIELDS =
 const STATS_FIELDS =
   'totalEvents eventsBySeverity { low medium high critical } activeWatchdogs healthyWatchdogs ' +
   'activeSubscriptions timestamp';
-
-export interface HealthData {
-  readonly name: string;
-  readonly description: string;
-  readonly enabled: boolean;
-  readonly running: boolean;
-  readonly status: string;
-  readonly intervalSeconds: number;
-  readonly lastCheck: string | null;
-  readonly lastCheckMs: number | null;
-  readonly lastEvent: string | null;
-  readonly checks: number;
-  readonly events: number;
-  readonly errors: number;
-  readonly consecutiveFailures: number;
-  readonly lastChecked: number;
-  readonly lastGaps: number;
-  readonly lastError: string | null;
-  readonly since: string;
-  readonly uptimeSeconds: number | null;
-  readonly updatedBy: string | null;
-}
 
 export interface EventData {
   readonly id: string;

@@ -1,7 +1,8 @@
 import { fromEnumName } from '../../platform/graphql/enum-values.ts';
 import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../detectors/types.ts';
 import { WATCHDOG_STATUSES, type WatchdogStatus } from '../watchdogs-api.ts';
-import type { EventData, HealthData, MonitorData } from './dashboard.documents.ts';
+import type { EventData, HealthData, HealthFields, MonitorData } from './dashboard.documents.ts';
+import type { HealthWire } from './dashboard.schemas.wire.ts';
 
 type Time = Date | string;
 
@@ -94,31 +95,19 @@ export function eventFromGraphql(d: EventData): EventView {
 
 // ---- watchdog health -------------------------------------------------------------------------------
 
-export interface HealthView {
-  readonly name: string;
-  readonly description: string;
-  readonly enabled: boolean;
-  readonly running: boolean;
-  readonly status: string;
-  readonly intervalSeconds: number;
-  readonly lastCheck: Time | null;
-  readonly lastCheckMs: number | null;
-  readonly lastEvent: Time | null;
-  readonly checks: number;
-  readonly events: number;
-  readonly errors: number;
-  readonly consecutiveFailures: number;
-  readonly lastChecked: number;
-  readonly lastGaps: number;
-  readonly lastError: string | null;
-  readonly since: Time;
-  readonly uptimeSeconds: number | null;
-  readonly updatedBy: string | null;
-}
+/**
+ * What healthWire reads: the health and its uptime (HealthFields), with times as Dates (the
+ * domain's) or ISO strings (GraphQL data).
+ */
+export type HealthView = {
+  readonly [K in keyof HealthFields]: HealthFields[K] extends Date
+    ? Time
+    : HealthFields[K] extends Date | null
+      ? Time | null
+      : HealthFields[K];
+};
 
-export type HealthWire = ReturnType<typeof healthWire>;
-
-export function healthWire(h: HealthView) {
+export function healthWire(h: HealthView): HealthWire {
   return {
     name: h.name,
     description: h.description,
