@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { type ExecutionResult, GraphQLError } from 'graphql';
-import type { Response as SseResponse } from 'graphql-sse';
+import type { ExecutionResult } from 'graphql';
+import type { RequestParams, Response as SseResponse } from 'graphql-sse';
 import { createHandler } from 'graphql-sse/lib/use/fetch';
 import { isJsonContentType, readBoundedBody } from '../../http/body.ts';
 import type { Viewer } from '../../http/client-identity.ts';
 import type { ServerContext } from '../../http/http-routes.ts';
-import { originList } from '../../http/origins.ts';
+import { type OriginList, originList } from '../../http/origins.ts';
 import { untilBodyEnds } from '../../http/stream-slots.ts';
 import type { OperationRunner } from '../../operations/runner.ts';
-import { withoutHttp } from '../graphql-errors.ts';
 import { CSRF_HEADERS } from '../http-guard.ts';
+import { asResult, failed, limitError, refusal, resultWithoutHttp } from './graphql-sse-answers.ts';
+import { SseReservations } from './graphql-sse-reservations.ts';
 
 /** graphql-sse's endpoint (the protocol's "single connection" and "distinct connections" modes). */
 export const GRAPHQL_STREAM_PATH = '/graphql/stream';
@@ -32,16 +33,14 @@ export interface GraphqlSseOptions {
   readonly reservationTimeoutMs?: number;
 }
 
-interface Reservation {
-  readonly owner: string;
-  operations: number;
-  connected: boolean;
-  timer?: ReturnType<typeof setTimeout>;
-}
-
 interface Caller {
   readonly viewer: Viewer;
   readonly server: ServerContext;
+}
+
+/** The handler of graphql-sse's protocol for the `/graphql/stream` route. */
+export function createGraphqlSse(runner: OperationRunner, options: GraphqlSseOptions): GraphqlSse {
+  return new GraphqlSse(runner, options);
 }
 
 /**
@@ -54,184 +53,202 @@ interface Caller {
  * client that reserved it, reservations and their operations are bounded, and a reservation nobody
  * connects to is dropped. The open stream itself is counted and ended by the caller (StreamSlots).
  */
-export function createGraphqlSse(runner: OperationRunner, options: GraphqlSseOptions) {
-  const origins = originList(options.allowedOrigins);
-  const timeoutMs = options.reservationTimeoutMs ?? RESERVATION_TIMEOUT_MS;
-  const callers = new WeakMap<Request, Caller>();
-  const counted = new WeakSet<Request>();
+export class GraphqlSse {
+  readonly #origins: OriginList;
+  readonly #reservations: SseReservations;
+  /** Who sent each request graphql-sse hands back to the hooks (the route authenticated them). */
+  readonly #callers = new WeakMap<Request, Caller>();
   /** Requests of ours that open an abandoned reservation only to end it. */
-  const dropping = new WeakSet<Request>();
-  const reservations = new Map<string, Reservation>();
-  const pendingOf = (owner: string) =>
-    [...reservations.values()].filter((r) => r.owner === owner && !r.connected).length;
-
-  const handler = createHandler({
-    authenticate(req) {
-      if (dropping.has(req.raw)) return tokenOf(req.raw);
-      const caller = callers.get(req.raw)!;
-      if (req.method === 'PUT') {
-        if (pendingOf(caller.viewer.clientId) >= options.maxReservationsPerClient) {
-          return refusal(
-            'SUBSCRIPTION_LIMIT',
-            `at most ${options.maxReservationsPerClient} reserved streams per client that are not open yet (WS_MAX_CONNECTIONS_PER_CLIENT)`,
-            429,
-            { limit: options.maxReservationsPerClient, setting: 'WS_MAX_CONNECTIONS_PER_CLIENT' },
-          );
-        }
-        // The token is a bearer of the stream: unguessable, and never one the client chose.
-        const token = randomUUID();
-        const reservation: Reservation = { owner: caller.viewer.clientId, operations: 0, connected: false };
-        reservation.timer = setTimeout(() => void drop(token), timeoutMs);
-        reservation.timer.unref?.();
-        reservations.set(token, reservation);
-        return token;
-      }
-      const token = tokenOf(req.raw);
-      if (token === undefined) return randomUUID(); // distinct connections: no stream to find
-      const reservation = reservations.get(token);
-      if (!reservation || reservation.owner !== caller.viewer.clientId) {
-        return refusal('NOT_FOUND', 'no reserved stream has this token', 404);
-      }
-      return token;
-    },
-    async onSubscribe(req, params) {
-      const caller = callers.get(req.raw)!;
-      const reservation = reservations.get(tokenOf(req.raw) ?? '');
-      if (reservation) {
-        if (reservation.operations >= options.maxOperationsPerStream) {
-          return failed([
-            limitError(
-              `at most ${options.maxOperationsPerStream} operations per stream (GRAPHQL_WS_MAX_SUBSCRIPTIONS); complete one first`,
-              options.maxOperationsPerStream,
-            ),
-          ]);
-        }
-        // Counted before any await, so operations sent at once cannot all pass the check.
-        reservation.operations += 1;
-        counted.add(req.raw);
-      }
-      try {
-        const prepared = await runner.prepareClientOperation(
-          {
-            document: params.query,
-            operationName: params.operationName ?? undefined,
-            variables: params.variables ?? undefined,
-            request: req.raw,
-            viewer: caller.viewer,
-            transport: { req: caller.server.req, res: caller.server.res },
-          },
-          params.extensions,
-        );
-        if (!prepared.ok) return failed(prepared.errors);
-        if (prepared.operation === 'mutation' && req.method === 'GET') {
-          release(req.raw);
-          return refusal('METHOD_NOT_ALLOWED', 'mutations cannot run over GET: use POST', 405);
-        }
-        const result =
-          prepared.operation === 'subscription'
-            ? await prepared.subscribe(prepared.args)
-            : await prepared.execute(prepared.args);
-        return Symbol.asyncIterator in result ? result : asResult(result);
-      } catch (error) {
-        release(req.raw);
-        throw error;
-      }
-    },
+  readonly #dropping = new WeakSet<Request>();
+  readonly #handler = createHandler({
+    authenticate: (req) => this.#authenticate(req.raw, req.method),
+    onSubscribe: (req, params) => this.#subscribe(req.raw, req.method, params),
     onNext: (_ctx, _req, result) => resultWithoutHttp(result as ExecutionResult),
     // Every operation that got a result ends here, however it ended (done, stopped, its stream gone).
-    onComplete: (_ctx, req) => release(req.raw),
+    onComplete: (_ctx, req) => this.#release(req.raw),
   });
 
-  /** An operation of a reserved stream ended: its place is free again. */
-  function release(raw: Request): void {
-    if (!counted.has(raw)) return;
-    counted.delete(raw);
-    const reservation = reservations.get(tokenOf(raw) ?? '');
-    if (reservation) reservation.operations = Math.max(0, reservation.operations - 1);
+  constructor(
+    private readonly runner: OperationRunner,
+    private readonly options: GraphqlSseOptions,
+  ) {
+    this.#origins = originList(options.allowedOrigins);
+    this.#reservations = new SseReservations(
+      {
+        perClient: options.maxReservationsPerClient,
+        operationsPerStream: options.maxOperationsPerStream,
+        timeoutMs: options.reservationTimeoutMs ?? RESERVATION_TIMEOUT_MS,
+      },
+      (token) => void this.#drop(token),
+    );
+  }
+
+  /** Serves one request of the protocol for a caller the route authenticated. */
+  async handle(request: Request, caller: { viewer: Viewer; server: ServerContext }): Promise<Response> {
+    const forwarded = await this.#acceptable(request);
+    if (forwarded instanceof Response) return forwarded;
+    this.#callers.set(forwarded, { viewer: caller.viewer, server: caller.server });
+    const token = tokenOf(forwarded);
+    const reservation = this.#reservations.get(token);
+    const response = await this.#handler(forwarded);
+    if (
+      reservation &&
+      token !== undefined &&
+      response.status === 200 &&
+      (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    ) {
+      // Connected: no longer a pending reservation; graphql-sse forgets it when the stream ends.
+      const forget = this.#reservations.connect(token, reservation);
+      request.signal.addEventListener('abort', forget, { once: true });
+      return this.#withCors(untilBodyEnds(response, forget).response, request);
+    }
+    return this.#withCors(response, request);
+  }
+
+  /**
+   * What Yoga's request parsing refuses on `/graphql`, refused here too: a GET a browser would not
+   * have preflighted, a POST that is not JSON or is over the size limit. Returns the request to hand
+   * to graphql-sse (a POST's body read, bounded), or the refusal.
+   */
+  async #acceptable(request: Request): Promise<Request | Response> {
+    const method = request.method.toUpperCase();
+    if (method === 'GET' && !preflighted(request)) {
+      return this.#respond(
+        refusal(
+          'CSRF_HEADER_REQUIRED',
+          `a GET on this stream needs a header a browser would preflight: ${TOKEN_HEADER} or ${CSRF_HEADERS[0]}: 1`,
+          403,
+          { headers: [TOKEN_HEADER, ...CSRF_HEADERS] },
+        ),
+        request,
+      );
+    }
+    if (method !== 'POST') return request;
+    const type = request.headers.get('content-type');
+    if (type === null || !isJsonContentType(type)) {
+      return this.#respond(refusal('UNSUPPORTED_MEDIA_TYPE', 'send the operation as JSON', 415), request);
+    }
+    const limitBytes = this.options.maxBodyBytes;
+    const body = await readBoundedBody(request, limitBytes);
+    if (body === undefined) {
+      const message = `the request body is over the limit of ${limitBytes} bytes`;
+      return this.#respond(refusal('PAYLOAD_TOO_LARGE', message, 413, { limitBytes }), request);
+    }
+    return new Request(request.url, {
+      method,
+      headers: request.headers,
+      body: body as unknown as BodyInit,
+      signal: request.signal,
+    });
+  }
+
+  /**
+   * graphql-sse asks which stream a request is for: a new reservation (PUT), the caller's own
+   * reserved stream, or none (distinct connections).
+   */
+  #authenticate(raw: Request, method: string): SseResponse | string | undefined {
+    if (this.#dropping.has(raw)) return tokenOf(raw);
+    const caller = this.#callers.get(raw)!;
+    if (method === 'PUT') return this.#reserve(caller.viewer.clientId);
+    const token = tokenOf(raw);
+    if (token === undefined) return randomUUID(); // distinct connections: no stream to find
+    const reservation = this.#reservations.get(token);
+    if (!reservation || reservation.owner !== caller.viewer.clientId) {
+      return refusal('NOT_FOUND', 'no reserved stream has this token', 404);
+    }
+    return token;
+  }
+
+  #reserve(owner: string): SseResponse | string {
+    const limit = this.options.maxReservationsPerClient;
+    if (this.#reservations.atLimit(owner)) {
+      return refusal(
+        'SUBSCRIPTION_LIMIT',
+        `at most ${limit} reserved streams per client that are not open yet (WS_MAX_CONNECTIONS_PER_CLIENT)`,
+        429,
+        { limit, setting: 'WS_MAX_CONNECTIONS_PER_CLIENT' },
+      );
+    }
+    return this.#reservations.reserve(owner);
+  }
+
+  /** An operation sent for a stream: it takes a place on its reserved stream (if any), then runs. */
+  async #subscribe(raw: Request, method: string, params: RequestParams) {
+    const reservation = this.#reservations.get(tokenOf(raw));
+    // Counted before any await, so operations sent at once cannot all pass the check.
+    if (reservation && !this.#reservations.admit(reservation, raw)) {
+      const limit = this.options.maxOperationsPerStream;
+      return failed([
+        limitError(
+          `at most ${limit} operations per stream (GRAPHQL_WS_MAX_SUBSCRIPTIONS); complete one first`,
+          limit,
+        ),
+      ]);
+    }
+    try {
+      return await this.#run(raw, method, params);
+    } catch (error) {
+      this.#release(raw);
+      throw error;
+    }
+  }
+
+  /** Runs the operation through the runner, as on `/graphql`; mutations only over POST. */
+  async #run(raw: Request, method: string, params: RequestParams) {
+    const caller = this.#callers.get(raw)!;
+    const prepared = await this.runner.prepareClientOperation(
+      {
+        document: params.query,
+        operationName: params.operationName ?? undefined,
+        variables: params.variables ?? undefined,
+        request: raw,
+        viewer: caller.viewer,
+        transport: { req: caller.server.req, res: caller.server.res },
+      },
+      params.extensions,
+    );
+    if (!prepared.ok) return failed(prepared.errors);
+    if (prepared.operation === 'mutation' && method === 'GET') {
+      this.#release(raw);
+      return refusal('METHOD_NOT_ALLOWED', 'mutations cannot run over GET: use POST', 405);
+    }
+    const result =
+      prepared.operation === 'subscription'
+        ? await prepared.subscribe(prepared.args)
+        : await prepared.execute(prepared.args);
+    return Symbol.asyncIterator in result ? result : asResult(result);
+  }
+
+  #release(raw: Request): void {
+    this.#reservations.release(raw, tokenOf(raw));
   }
 
   /**
    * graphql-sse keeps a reservation until a stream it opened ends: opening it with a request that
    * is already aborted makes it end at once, returning every operation queued on it.
    */
-  async function drop(token: string): Promise<void> {
-    const reservation = reservations.get(token);
-    if (!reservation || reservation.connected) return;
-    reservations.delete(token);
+  async #drop(token: string): Promise<void> {
+    if (!this.#reservations.takeAbandoned(token)) return;
     const controller = new AbortController();
     controller.abort();
     const request = new Request(`http://localhost${GRAPHQL_STREAM_PATH}`, {
       headers: { accept: 'text/event-stream', [TOKEN_HEADER]: token },
       signal: controller.signal,
     });
-    dropping.add(request);
-    const response = await handler(request).catch(() => undefined);
+    this.#dropping.add(request);
+    const response = await this.#handler(request).catch(() => undefined);
     await response?.body?.cancel().catch(() => {});
   }
 
-  return {
-    /** Serves one request of the protocol for a caller the route authenticated. */
-    async handle(request: Request, caller: { viewer: Viewer; server: ServerContext }): Promise<Response> {
-      const method = request.method.toUpperCase();
-      let forwarded = request;
-      if (method === 'GET' && !preflighted(request)) {
-        return respond(
-          refusal(
-            'CSRF_HEADER_REQUIRED',
-            `a GET on this stream needs a header a browser would preflight: ${TOKEN_HEADER} or ${CSRF_HEADERS[0]}: 1`,
-            403,
-            { headers: [TOKEN_HEADER, ...CSRF_HEADERS] },
-          ),
-          request,
-        );
-      }
-      if (method === 'POST') {
-        const type = request.headers.get('content-type');
-        if (type === null || !isJsonContentType(type)) {
-          return respond(refusal('UNSUPPORTED_MEDIA_TYPE', 'send the operation as JSON', 415), request);
-        }
-        const body = await readBoundedBody(request, options.maxBodyBytes);
-        if (body === undefined) {
-          const message = `the request body is over the limit of ${options.maxBodyBytes} bytes`;
-          return respond(
-            refusal('PAYLOAD_TOO_LARGE', message, 413, { limitBytes: options.maxBodyBytes }),
-            request,
-          );
-        }
-        forwarded = new Request(request.url, {
-          method,
-          headers: request.headers,
-          body: body as unknown as BodyInit,
-          signal: request.signal,
-        });
-      }
-      callers.set(forwarded, { viewer: caller.viewer, server: caller.server });
-      const token = tokenOf(forwarded);
-      const reservation = token === undefined ? undefined : reservations.get(token);
-      const response = await handler(forwarded);
-      if (
-        reservation &&
-        token !== undefined &&
-        response.status === 200 &&
-        (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
-      ) {
-        // Connected: no longer a pending reservation; graphql-sse forgets it when the stream ends.
-        reservation.connected = true;
-        clearTimeout(reservation.timer);
-        const forget = () => reservations.delete(token);
-        request.signal.addEventListener('abort', forget, { once: true });
-        return withCors(untilBodyEnds(response, forget).response, request);
-      }
-      return withCors(response, request);
-    },
-  };
-
-  function respond([body, init]: SseResponse, request: Request): Response {
-    return withCors(new Response(body as string, { status: init.status, headers: init.headers }), request);
+  #respond([body, init]: SseResponse, request: Request): Response {
+    return this.#withCors(
+      new Response(body as string, { status: init.status, headers: init.headers }),
+      request,
+    );
   }
 
-  function withCors(response: Response, request: Request): Response {
-    const origin = origins.listed(request);
+  #withCors(response: Response, request: Request): Response {
+    const origin = this.#origins.listed(request);
     if (!origin) return response;
     const headers = new Headers(response.headers);
     headers.set('access-control-allow-origin', origin);
@@ -254,42 +271,4 @@ function tokenOf(request: Request): string | undefined {
   const header = request.headers.get(TOKEN_HEADER);
   if (header) return header;
   return new URL(request.url).searchParams.get(TOKEN_QUERY) ?? undefined;
-}
-
-/**
- * A refusal before any operation, in GraphQL's error shape, as graphql-sse answers its own:
- * `[body, init]` is how its handler hooks answer with a response.
- */
-function refusal(
-  code: string,
-  message: string,
-  status: number,
-  details: Record<string, unknown> = {},
-): SseResponse {
-  return [
-    JSON.stringify({ errors: [{ message, extensions: { code, ...details } }] }),
-    { status, statusText: '', headers: { 'content-type': 'application/json; charset=utf-8' } },
-  ];
-}
-
-/**
- * graphql-sse takes a result for one only when it has a `data` key; a result of errors alone
- * (nothing ran) keeps the key, undefined, so it is not mistaken for arguments and not sent.
- */
-function asResult(result: ExecutionResult): ExecutionResult {
-  return 'data' in result ? result : { data: undefined, ...result };
-}
-
-function failed(errors: readonly GraphQLError[]): ExecutionResult {
-  return asResult({ errors: errors.map(withoutHttp) });
-}
-
-function resultWithoutHttp(result: ExecutionResult): ExecutionResult {
-  return result.errors ? { ...result, errors: result.errors.map(withoutHttp) } : result;
-}
-
-function limitError(message: string, limit: number): GraphQLError {
-  return new GraphQLError(message, {
-    extensions: { code: 'SUBSCRIPTION_LIMIT', limit, setting: 'GRAPHQL_WS_MAX_SUBSCRIPTIONS' },
-  });
 }
