@@ -1,5 +1,5 @@
-import { GraphQLError } from 'graphql';
-import type { ServerOptions } from 'graphql-ws';
+import { type ExecutionArgs, GraphQLError } from 'graphql';
+import type { Context, ServerOptions, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { AccessGate } from '../access/access-gate.ts';
@@ -57,112 +57,9 @@ export function serveGraphqlWs(
   /** Told of each operation this server refuses itself (its limits), by code; for metrics. */
   onRefused: (code: string) => void = () => {},
 ): GraphqlWsServer {
-  const viewers = new WeakMap<object, Viewer>();
-  /** Live connections' graphql-ws contexts: their `subscriptions` are the operations running. */
-  const contexts = new Set<{ readonly subscriptions: object }>();
-  const byClient = new Map<string, Set<WebSocket>>();
-  const track = (socket: WebSocket, viewer: Viewer) => {
-    let set = byClient.get(viewer.clientId);
-    if (!set) {
-      set = new Set();
-      byClient.set(viewer.clientId, set);
-    }
-    set.add(socket);
-    const cancelExpiry = onExpiry(viewer.principal.expiresAt, () =>
-      socket.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'),
-    );
-    socket.once('close', () => {
-      cancelExpiry();
-      set.delete(socket);
-      if (set.size === 0) byClient.delete(viewer.clientId);
-    });
-  };
-  const prepared = new WeakMap<
-    object,
-    Extract<Awaited<ReturnType<OperationRunner['prepare']>>, { ok: true }>
-  >();
-  const gates = new WeakMap<object, RateGate>();
-  const gateOf = (socket: object) => {
-    let gate = gates.get(socket);
-    if (!gate) {
-      gate = new RateGate(limits.subscribeRate.perSecond, limits.subscribeRate.burst);
-      gates.set(socket, gate);
-    }
-    return gate;
-  };
-  const options: ServerOptions<Record<string, unknown> | undefined, SocketExtra> = {
-    onConnect: async (ctx) => {
-      const socket = ctx.extra.socket as WebSocket;
-      const upgraded = viewerOfSocket(socket);
-      if (!upgraded) return false;
-      const outcome = await gate.connectionParams(ctx.connectionParams, upgraded);
-      if (!outcome.ok) {
-        const code = outcome.error.code === 'RATE_LIMITED' ? CLOSE_POLICY : CLOSE_UNAUTHENTICATED;
-        // Closed here with its own code; graphql-ws's 4403 that follows is then a no-op.
-        socket.close(code, closeReason(outcome.error.message));
-        return false;
-      }
-      viewers.set(socket, outcome.viewer);
-      track(socket, outcome.viewer);
-      contexts.add(ctx);
-      socket.once('close', () => contexts.delete(ctx));
-      return true;
-    },
-    execute: (args) => prepared.get(args.rootValue as object)!.execute(args),
-    subscribe: (args) => prepared.get(args.rootValue as object)!.subscribe(args),
-    onSubscribe: async (ctx, _id, payload) => {
-      // graphql-ws registers the operation before this hook and forgets it when it ends, so the
-      // count includes this one and every operation still starting: checked before any await.
-      const running = Object.keys(ctx.subscriptions).length;
-      if (running > limits.maxSubscriptions) {
-        onRefused('SUBSCRIPTION_LIMIT');
-        return [
-          new GraphQLError(
-            `at most ${limits.maxSubscriptions} operations per connection (GRAPHQL_WS_MAX_SUBSCRIPTIONS); complete one first`,
-            {
-              extensions: {
-                code: 'SUBSCRIPTION_LIMIT',
-                limit: limits.maxSubscriptions,
-                setting: 'GRAPHQL_WS_MAX_SUBSCRIPTIONS',
-              },
-            },
-          ),
-        ];
-      }
-      const taken = gateOf(ctx.extra.socket).tryTake();
-      if (!taken.ok) {
-        onRefused('RATE_LIMITED');
-        return [
-          new GraphQLError(
-            `more than ${limits.subscribeRate.perSecond} operations per second on this connection (WS_SUBSCRIBE_RATE_PER_SECOND)`,
-            {
-              extensions: { code: 'RATE_LIMITED', retryAfterSeconds: Math.ceil(taken.retryAfterMs / 1000) },
-            },
-          ),
-        ];
-      }
-      const result = await runner.prepareClientOperation(
-        {
-          document: payload.query,
-          operationName: payload.operationName ?? undefined,
-          variables: payload.variables ?? undefined,
-          transport: { req: ctx.extra.request, socket: ctx.extra.socket },
-          viewer: viewers.get(ctx.extra.socket),
-        },
-        payload.extensions,
-      );
-      if (!result.ok) return result.errors.map(withoutHttp);
-      // The root value is only a key back to this operation's enveloped execute/subscribe.
-      const rootValue = {};
-      prepared.set(rootValue, result);
-      return { ...result.args, rootValue };
-    },
-    // Results carry the errors as HTTP would (with Yoga's `extensions.http` status marker);
-    // a WebSocket message has no status, so the marker is dropped.
-    onNext: (_ctx, _id, _payload, _args, result) =>
-      result.errors ? { ...result, errors: result.errors.map(withoutHttp) } : result,
-    onError: (_ctx, _id, _payload, errors) => errors.map(withoutHttp),
-  };
+  const connections = new GraphqlWsConnections();
+  // One set of hooks, whichever server speaks the protocol: both answer the same.
+  const options = new GraphqlWsHooks(runner, limits, gate, connections, onRefused).serverOptions();
   const server =
     limits.server === 'library'
       ? // The library's glue prints an internal error's message in the close reason unless told
@@ -171,17 +68,174 @@ export function serveGraphqlWs(
       : serveVigilGraphqlWs(options, wss, KEEP_ALIVE_MS);
   return {
     get operationCount() {
-      let count = 0;
-      for (const ctx of contexts) count += Object.keys(ctx.subscriptions).length;
-      return count;
+      return connections.operationCount;
     },
-    closeClient(clientId, reason = 'the API key has been revoked') {
-      const sockets = [...(byClient.get(clientId) ?? [])];
-      for (const socket of sockets) socket.close(CLOSE_UNAUTHENTICATED, reason);
-      return sockets.length;
-    },
+    closeClient: (clientId, reason) => connections.closeClient(clientId, reason),
     dispose: async () => {
       await server.dispose();
     },
   };
+}
+
+type ConnectionParams = Record<string, unknown> | undefined;
+type WsContext = Context<ConnectionParams, SocketExtra>;
+type PreparedOperation = Extract<Awaited<ReturnType<OperationRunner['prepare']>>, { ok: true }>;
+
+/**
+ * The accepted connections: whose each one is (for its operations, and to close a client's when its
+ * key is revoked or expires) and what each runs (its graphql-ws context's `subscriptions`).
+ */
+class GraphqlWsConnections {
+  readonly #viewers = new WeakMap<object, Viewer>();
+  /** Live connections' graphql-ws contexts: their `subscriptions` are the operations running. */
+  readonly #contexts = new Set<{ readonly subscriptions: object }>();
+  readonly #byClient = new Map<string, Set<WebSocket>>();
+
+  /** A connection accepted for `viewer`: tracked until its socket closes, closed when its key expires. */
+  add(socket: WebSocket, viewer: Viewer, ctx: { readonly subscriptions: object }): void {
+    this.#viewers.set(socket, viewer);
+    const sockets = this.#byClient.get(viewer.clientId) ?? new Set<WebSocket>();
+    this.#byClient.set(viewer.clientId, sockets);
+    sockets.add(socket);
+    const cancelExpiry = onExpiry(viewer.principal.expiresAt, () =>
+      socket.close(CLOSE_UNAUTHENTICATED, 'the API key has expired'),
+    );
+    socket.once('close', () => {
+      cancelExpiry();
+      sockets.delete(socket);
+      if (sockets.size === 0) this.#byClient.delete(viewer.clientId);
+    });
+    this.#contexts.add(ctx);
+    socket.once('close', () => this.#contexts.delete(ctx));
+  }
+
+  viewerOf(socket: object): Viewer | undefined {
+    return this.#viewers.get(socket);
+  }
+
+  get operationCount(): number {
+    let count = 0;
+    for (const ctx of this.#contexts) count += Object.keys(ctx.subscriptions).length;
+    return count;
+  }
+
+  closeClient(clientId: string, reason = 'the API key has been revoked'): number {
+    const sockets = [...(this.#byClient.get(clientId) ?? [])];
+    for (const socket of sockets) socket.close(CLOSE_UNAUTHENTICATED, reason);
+    return sockets.length;
+  }
+}
+
+/**
+ * graphql-ws's ServerOptions hooks: who may connect, which operations a connection may start, how
+ * each runs (through the runner, with its guards), and results without the HTTP status marker.
+ */
+class GraphqlWsHooks {
+  /** Each started operation, by the root value that is the only key back to it in execute/subscribe. */
+  readonly #prepared = new WeakMap<object, PreparedOperation>();
+  /** Each connection's rate of starting operations. */
+  readonly #gates = new WeakMap<object, RateGate>();
+
+  constructor(
+    private readonly runner: OperationRunner,
+    private readonly limits: GraphqlWsLimits,
+    private readonly gate: AccessGate,
+    private readonly connections: GraphqlWsConnections,
+    private readonly onRefused: (code: string) => void,
+  ) {}
+
+  serverOptions(): ServerOptions<ConnectionParams, SocketExtra> {
+    return {
+      onConnect: (ctx) => this.#connect(ctx),
+      execute: (args) => this.#prepared.get(args.rootValue as object)!.execute(args),
+      subscribe: (args) => this.#prepared.get(args.rootValue as object)!.subscribe(args),
+      onSubscribe: async (ctx, _id, payload) => this.#refusal(ctx) ?? (await this.#prepare(ctx, payload)),
+      // Results carry the errors as HTTP would (with Yoga's `extensions.http` status marker);
+      // a WebSocket message has no status, so the marker is dropped.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map(withoutHttp) } : result,
+      onError: (_ctx, _id, _payload, errors) => errors.map(withoutHttp),
+    };
+  }
+
+  /** The connection's caller, from the upgrade or its `connectionParams`; closed if there is none. */
+  async #connect(ctx: WsContext): Promise<boolean> {
+    const socket = ctx.extra.socket;
+    const upgraded = viewerOfSocket(socket);
+    if (!upgraded) return false;
+    const outcome = await this.gate.connectionParams(ctx.connectionParams, upgraded);
+    if (!outcome.ok) {
+      const code = outcome.error.code === 'RATE_LIMITED' ? CLOSE_POLICY : CLOSE_UNAUTHENTICATED;
+      // Closed here with its own code; graphql-ws's 4403 that follows is then a no-op.
+      socket.close(code, closeReason(outcome.error.message));
+      return false;
+    }
+    this.connections.add(socket, outcome.viewer, ctx);
+    return true;
+  }
+
+  /**
+   * Why the connection may not start another operation now (too many running, or started too
+   * fast), as its error result; undefined if it may. Checked before any await: graphql-ws registers
+   * the operation before this hook and forgets it when it ends, so the count includes this one and
+   * every operation still starting.
+   */
+  #refusal(ctx: WsContext): GraphQLError[] | undefined {
+    const { maxSubscriptions, subscribeRate } = this.limits;
+    if (Object.keys(ctx.subscriptions).length > maxSubscriptions) {
+      this.onRefused('SUBSCRIPTION_LIMIT');
+      return [
+        new GraphQLError(
+          `at most ${maxSubscriptions} operations per connection (GRAPHQL_WS_MAX_SUBSCRIPTIONS); complete one first`,
+          {
+            extensions: {
+              code: 'SUBSCRIPTION_LIMIT',
+              limit: maxSubscriptions,
+              setting: 'GRAPHQL_WS_MAX_SUBSCRIPTIONS',
+            },
+          },
+        ),
+      ];
+    }
+    const taken = this.#gateOf(ctx.extra.socket).tryTake();
+    if (taken.ok) return undefined;
+    this.onRefused('RATE_LIMITED');
+    return [
+      new GraphQLError(
+        `more than ${subscribeRate.perSecond} operations per second on this connection (WS_SUBSCRIBE_RATE_PER_SECOND)`,
+        { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: Math.ceil(taken.retryAfterMs / 1000) } },
+      ),
+    ];
+  }
+
+  #gateOf(socket: object): RateGate {
+    let gate = this.#gates.get(socket);
+    if (!gate) {
+      gate = new RateGate(this.limits.subscribeRate.perSecond, this.limits.subscribeRate.burst);
+      this.#gates.set(socket, gate);
+    }
+    return gate;
+  }
+
+  /** Parses, validates and guards the operation through the runner, as on `/graphql`. */
+  async #prepare(
+    ctx: WsContext,
+    payload: SubscribePayload,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    const result = await this.runner.prepareClientOperation(
+      {
+        document: payload.query,
+        operationName: payload.operationName ?? undefined,
+        variables: payload.variables ?? undefined,
+        transport: { req: ctx.extra.request, socket: ctx.extra.socket },
+        viewer: this.connections.viewerOf(ctx.extra.socket),
+      },
+      payload.extensions,
+    );
+    if (!result.ok) return result.errors.map(withoutHttp);
+    // The root value is only a key back to this operation's enveloped execute/subscribe.
+    const rootValue = {};
+    this.#prepared.set(rootValue, result);
+    return { ...result.args, rootValue };
+  }
 }
