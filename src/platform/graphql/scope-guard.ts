@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { requireScope, SCOPES, type Scope } from '../access/principal.ts';
-import { isAppError } from '../errors.ts';
+import { ErrorTable, isAppError, PLATFORM_ERRORS } from '../errors.ts';
 import type { BaseContext } from './base-context.ts';
 
 /** Field extension naming the scope a root field needs (see `requiresScope`). */
@@ -37,13 +37,19 @@ export function scopeOfField(root: GraphQLObjectType, name: string, operation: O
     : DEFAULT_SCOPE[operation];
 }
 
+/** The platform's codes, for a server built without the app's table: the guard's codes are among them. */
+const PLATFORM_TABLE = new ErrorTable(PLATFORM_ERRORS);
+
 /**
  * Checks, before anything runs, that the caller holds the scope of every root field the operation
  * selects (through fragments too); the operation is refused whole, with the scope named, rather
  * than run in part. The same plugin guards every surface, since MCP tools, REST routes and
- * graphql-ws all run through Yoga's envelop.
+ * graphql-ws all run through Yoga's envelop. Over HTTP the refusal has its code's status in the
+ * error table (a missing or unknown key 401, a key without the scope 403).
  */
-export function scopeGuardPlugin(): Plugin {
+export function scopeGuardPlugin(
+  statusOf: (code: string) => number = (code) => PLATFORM_TABLE.status(code),
+): Plugin {
   const check = (args: ExecutionArgs) => {
     const operation = getOperationAST(args.document, args.operationName);
     const root = operation && args.schema.getRootType(operation.operation);
@@ -56,7 +62,7 @@ export function scopeGuardPlugin(): Plugin {
         requireScope(context.viewer.principal, scope, name);
       } catch (error) {
         if (!isAppError(error)) throw error;
-        const status = error.code === 'UNAUTHENTICATED' ? 401 : 403;
+        const status = statusOf(error.code);
         throw createGraphQLError(error.message, {
           extensions: {
             code: error.code,

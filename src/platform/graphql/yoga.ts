@@ -1,10 +1,13 @@
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import {
+  type CORSOptions,
   createGraphQLError,
   createYoga,
   maskError as defaultMaskError,
+  type MaskError,
   type YogaInitialContext,
   type YogaServerInstance,
+  type YogaServerOptions,
 } from 'graphql-yoga';
 import { asDatabaseUnavailable, DATABASE_RETRY_AFTER_SECONDS, sqlState } from '../db/db-errors.ts';
 import { isAppError } from '../errors.ts';
@@ -65,8 +68,47 @@ export interface GraphQLServerOptions<Context extends BaseContext> {
 export function createGraphQLServer<Context extends BaseContext>(
   options: GraphQLServerOptions<Context>,
 ): GraphQLServer {
-  const { logger } = options;
-  const origins = originList(options.allowedOrigins);
+  return createYoga<GraphQLServerContext, BaseContext>({
+    schema: options.schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    landingPage: false,
+    cors: corsByAllowList(options.allowedOrigins),
+    // graphiqlPlugin serves the page (offline, compressed, under a CSP); Yoga's renderer is off.
+    graphiql: false,
+    // Bodies are read by httpGuardPlugin, bounded; no file uploads (multipart is a CSRF vector).
+    multipart: false,
+    parserAndValidationCache: { documentCache: boundedParseCache(), errorCache: boundedParseCache() },
+    // The guard reads every body it accepts, bounded, and refuses other content types unread.
+    maxRequestBodySize: false,
+    logging: yogaLogger(options.logger.child({ component: 'graphql' })),
+    context: (initial) => options.context(initial as YogaInitialContext & GraphQLServerContext),
+    maskedErrors: { maskError: errorMasking(options.logger, options.statusOf) },
+    plugins: plugins(options),
+  });
+}
+
+/**
+ * CORS by allow-list: a listed origin gets itself back, without credentials (clients send keys in
+ * headers); any other origin gets no CORS headers, so a browser page elsewhere cannot read.
+ * PUT and DELETE are graphql-sse's (reserved streams at /graphql/stream, preflighted here).
+ */
+function corsByAllowList(allowedOrigins: readonly string[]): (request: Request) => CORSOptions {
+  const origins = originList(allowedOrigins);
+  return (request) => {
+    const origin = origins.listed(request);
+    return origin
+      ? { origin, credentials: false, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 600 }
+      : false;
+  };
+}
+
+/**
+ * The plugins, in order. Order matters: a request or document the guards refuse (a caller without
+ * the scope included) never reaches the rate limiter, so it spends nothing.
+ */
+function plugins<Context extends BaseContext>(
+  options: GraphQLServerOptions<Context>,
+): YogaServerOptions<GraphQLServerContext, BaseContext>['plugins'] {
   const graphiql =
     options.graphiql &&
     new GraphiqlPage({
@@ -75,93 +117,73 @@ export function createGraphQLServer<Context extends BaseContext>(
       // GraphiQL posts JSON (already preflighted); the header also covers GET if it is switched to it.
       additionalHeaders: { [CSRF_HEADERS[0]]: '1' },
     });
-  return createYoga<GraphQLServerContext, BaseContext>({
-    schema: options.schema,
-    graphqlEndpoint: GRAPHQL_PATH,
-    landingPage: false,
-    // CORS by allow-list: a listed origin gets itself back, without credentials (clients send keys
-    // in headers); any other origin gets no CORS headers, so a browser page elsewhere cannot read.
-    // PUT and DELETE are graphql-sse's (reserved streams at /graphql/stream, preflighted here).
-    cors: (request) => {
-      const origin = origins.listed(request);
-      return origin
-        ? { origin, credentials: false, methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 600 }
-        : false;
-    },
-    // graphiqlPlugin serves the page (offline, compressed, under a CSP); Yoga's renderer is off.
-    graphiql: false,
-    // Bodies are read by httpGuardPlugin, bounded; no file uploads (multipart is a CSRF vector).
-    multipart: false,
-    parserAndValidationCache: { documentCache: boundedParseCache(), errorCache: boundedParseCache() },
-    // The guard reads every body it accepts, bounded, and refuses other content types unread.
-    maxRequestBodySize: false,
-    logging: yogaLogger(logger.child({ component: 'graphql' })),
-    context: (initial) => options.context(initial as YogaInitialContext & GraphQLServerContext),
-    maskedErrors: {
-      // Domain errors keep their message and code; anything else becomes "Unexpected error." and is
-      // logged here. Never in development mode either: no stack trace reaches a client.
-      maskError: (error, message) => {
-        // Duck-typed: GraphQLError may come from graphql's CJS or ESM build, so instanceof is unreliable.
-        const original = (error as { originalError?: unknown }).originalError ?? error;
-        const outage = asDatabaseUnavailable(original);
-        if (outage) {
-          // An outage, not a bug: a retryable code and 503 (where the transport has a status).
-          logger.warn({ reason: outage.reason, sqlstate: sqlState(original) }, 'database unavailable');
-          const located = error as Partial<GraphQLError>;
-          const retryAfter = String(DATABASE_RETRY_AFTER_SECONDS);
-          return createGraphQLError(outage.message, {
-            nodes: located.nodes,
-            path: located.path,
-            extensions: {
-              code: outage.code,
-              ...outage.details,
-              http: { status: 503, headers: { 'retry-after': retryAfter } },
-            },
-          });
-        }
-        if (isAppError(original)) {
-          const located = error as Partial<GraphQLError>;
-          return createGraphQLError(boundMessage(original.message), {
-            nodes: located.nodes,
-            path: located.path,
-            extensions: {
-              code: original.code,
-              ...original.details,
-              ...retryableHttp(options.statusOf?.(original.code), original.details?.retryAfterSeconds),
-            },
-          });
-        }
-        const masked = defaultMaskError(error, message, false) as GraphQLError;
-        if (masked === error) return masked;
-        logger.error({ err: original }, 'unexpected error in GraphQL operation');
-        // Yoga says INTERNAL_SERVER_ERROR; the error table (REST, MCP) says INTERNAL: one code everywhere.
-        return createGraphQLError(masked.message, {
-          nodes: masked.nodes,
-          source: masked.source,
-          positions: masked.positions,
-          path: masked.path,
-          ...(masked.coordinate ? { coordinate: masked.coordinate } : {}),
-          extensions: { ...masked.extensions, code: 'INTERNAL' },
-        });
-      },
-    },
-    // Order matters: a request or document the guards refuse (a caller without the scope
-    // included) never reaches the rate limiter, so it spends nothing.
-    plugins: [
-      // First: its instrumentation wraps every other plugin's hooks, so it sees what they refuse.
-      ...(options.metrics ? [operationMetricsPlugin(options.metrics)] : []),
-      ...(graphiql ? [graphiqlPlugin(graphiql, GRAPHQL_PATH)] : []),
-      httpGuardPlugin({ maxBodyBytes: options.maxBodyBytes }),
-      ...(options.persisted?.active ? [persistedOperationsPlugin(options.persisted)] : []),
-      operationGuardPlugin({ limits: options.documentLimits, introspection: options.introspection }),
-      scopeGuardPlugin(),
-      rateLimitPlugin(options.rateLimit),
-      // Subscriptions whose events resolve alike for everyone execute each event once.
-      sharedSubscriptionsPlugin(),
-      ...(options.aroundOperation ? [aroundOperationPlugin(options.aroundOperation)] : []),
-      // After Yoga's result processors: it takes over only where they found none.
-      multipartSubscriptionsPlugin(),
-    ],
+  return [
+    // First: its instrumentation wraps every other plugin's hooks, so it sees what they refuse.
+    ...(options.metrics ? [operationMetricsPlugin(options.metrics)] : []),
+    ...(graphiql ? [graphiqlPlugin(graphiql, GRAPHQL_PATH)] : []),
+    httpGuardPlugin({ maxBodyBytes: options.maxBodyBytes }),
+    ...(options.persisted?.active ? [persistedOperationsPlugin(options.persisted)] : []),
+    operationGuardPlugin({ limits: options.documentLimits, introspection: options.introspection }),
+    scopeGuardPlugin(options.statusOf),
+    rateLimitPlugin(options.rateLimit),
+    // Subscriptions whose events resolve alike for everyone execute each event once.
+    sharedSubscriptionsPlugin(),
+    ...(options.aroundOperation ? [aroundOperationPlugin(options.aroundOperation)] : []),
+    // After Yoga's result processors: it takes over only where they found none.
+    multipartSubscriptionsPlugin(),
+  ];
+}
+
+/**
+ * Domain errors keep their message and code; anything else becomes "Unexpected error." and is
+ * logged here. Never in development mode either: no stack trace reaches a client.
+ */
+function errorMasking(logger: Logger, statusOf: ((code: string) => number) | undefined): MaskError {
+  return (error, message) => {
+    // Duck-typed: GraphQLError may come from graphql's CJS or ESM build, so instanceof is unreliable.
+    const original = (error as { originalError?: unknown }).originalError ?? error;
+    const located = error as Partial<GraphQLError>;
+    const outage = asDatabaseUnavailable(original);
+    if (outage) {
+      // An outage, not a bug: a retryable code and 503 (where the transport has a status).
+      logger.warn({ reason: outage.reason, sqlstate: sqlState(original) }, 'database unavailable');
+      return createGraphQLError(outage.message, {
+        nodes: located.nodes,
+        path: located.path,
+        extensions: {
+          code: outage.code,
+          ...outage.details,
+          http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } },
+        },
+      });
+    }
+    if (isAppError(original)) {
+      return createGraphQLError(boundMessage(original.message), {
+        nodes: located.nodes,
+        path: located.path,
+        extensions: {
+          code: original.code,
+          ...original.details,
+          ...retryableHttp(statusOf?.(original.code), original.details?.retryAfterSeconds),
+        },
+      });
+    }
+    const masked = defaultMaskError(error, message, false) as GraphQLError;
+    if (masked === error) return masked;
+    logger.error({ err: original }, 'unexpected error in GraphQL operation');
+    return asInternal(masked);
+  };
+}
+
+/** Yoga says INTERNAL_SERVER_ERROR; the error table (REST, MCP) says INTERNAL: one code everywhere. */
+function asInternal(masked: GraphQLError): GraphQLError {
+  return createGraphQLError(masked.message, {
+    nodes: masked.nodes,
+    source: masked.source,
+    positions: masked.positions,
+    path: masked.path,
+    ...(masked.coordinate ? { coordinate: masked.coordinate } : {}),
+    extensions: { ...masked.extensions, code: 'INTERNAL' },
   });
 }
 
