@@ -76,14 +76,44 @@ export interface GraphqlSurfaces {
 export function mountGraphql<Context extends BaseContext>(
   options: GraphqlSurfacesOptions<Context>,
 ): GraphqlSurfaces {
-  const { settings, routes, upgrades, errors, metrics } = options;
+  const { settings } = options;
   // Client documents by key (the allow-list) and by hash (APQ), the same on every client surface.
   const persisted = new PersistedOperations({
     listed: settings.persisted.listed,
     only: settings.persisted.only,
     apq: settings.persisted.apq && new ApqStore(settings.persisted.apq, options.clock),
   });
-  const yoga = createGraphQLServer({
+  const yoga = graphqlServer(options, persisted);
+  const runner = new OperationRunner(yoga, persisted);
+  // Subscriptions over SSE or multipart hold a response open: bounded per client like WebSockets.
+  const eventStreams = new StreamSlots(settings.maxStreamsPerClient);
+  const http: HttpMount = {
+    yoga,
+    counted: streamCounter(eventStreams, options.errors),
+    refusal: graphqlRefusalFor(settings.allowedOrigins),
+  };
+  mountGraphqlHttp(options, http);
+  mountGraphqlSse(options, http, runner);
+  const graphqlWs = mountGraphqlWs(options, runner);
+  if (settings.introspection) registerSdlRoute(options.routes, options.printedSchema);
+  return { yoga, runner, graphqlWs, eventStreams };
+}
+
+/** What the HTTP routes of GraphQL share. */
+interface HttpMount {
+  readonly yoga: GraphQLServer;
+  /** A response that streams holds a slot of its client until it ends. */
+  readonly counted: (request: Request, viewer: Viewer, response: Response) => Promise<Response>;
+  /** How a request the routes refuse (no key, rate limit) is answered: in GraphQL's shape. */
+  readonly refusal: ReturnType<typeof graphqlRefusalFor>;
+}
+
+function graphqlServer<Context extends BaseContext>(
+  options: GraphqlSurfacesOptions<Context>,
+  persisted: PersistedOperations,
+): GraphQLServer {
+  const { settings, errors, metrics } = options;
+  return createGraphQLServer({
     schema: options.schema,
     persisted,
     logger: options.logger,
@@ -98,13 +128,14 @@ export function mountGraphql<Context extends BaseContext>(
     ...(options.aroundOperation ? { aroundOperation: options.aroundOperation } : {}),
     metrics: { metrics: metrics.graphql, rateLimited: (surface) => metrics.rateLimited(surface) },
   });
-  const runner = new OperationRunner(yoga, persisted);
+}
 
-  // Subscriptions over SSE or multipart hold a response open: bounded per client like WebSockets.
-  const eventStreams = new StreamSlots(settings.maxStreamsPerClient);
-  const refusal = graphqlRefusalFor(settings.allowedOrigins);
-  /** A response that streams holds a slot of its client until it ends. */
-  const counted = async (request: Request, viewer: Viewer, response: Response): Promise<Response> => {
+/**
+ * Adopts each response that streams into a slot of its client; once the client holds as many as
+ * it may, the stream is cancelled and the client told SUBSCRIPTION_LIMIT instead.
+ */
+function streamCounter(eventStreams: StreamSlots, errors: ErrorTable): HttpMount['counted'] {
+  return async (request, viewer, response) => {
     if (!isEventStream(response)) return response;
     const slot = eventStreams.adopt(viewer.clientId, request.signal, response, viewer.principal.expiresAt);
     if (slot) return slot;
@@ -119,6 +150,13 @@ export function mountGraphql<Context extends BaseContext>(
       errors,
     );
   };
+}
+
+/** `/graphql` over HTTP: queries, SSE and multipart subscriptions, GraphiQL's page. */
+function mountGraphqlHttp<Context extends BaseContext>(
+  { routes, settings }: GraphqlSurfacesOptions<Context>,
+  { yoga, counted, refusal }: HttpMount,
+): void {
   routes.add(
     ['GET', 'POST', 'OPTIONS'],
     GRAPHQL_PATH,
@@ -130,7 +168,14 @@ export function mountGraphql<Context extends BaseContext>(
       refusal,
     },
   );
-  // graphql-sse's protocol (its client's single-connection mode); preflights are Yoga's (CORS).
+}
+
+/** graphql-sse's protocol (its client's single-connection mode); preflights are Yoga's (CORS). */
+function mountGraphqlSse<Context extends BaseContext>(
+  { routes, settings }: GraphqlSurfacesOptions<Context>,
+  { yoga, counted, refusal }: HttpMount,
+  runner: OperationRunner,
+): void {
   const graphqlSse = createGraphqlSse(runner, {
     maxBodyBytes: settings.maxBodyBytes,
     maxReservationsPerClient: settings.maxStreamsPerClient,
@@ -146,7 +191,14 @@ export function mountGraphql<Context extends BaseContext>(
         : counted(request, viewer, await graphqlSse.handle(request, { viewer, server })),
     { access: 'caller', refusal },
   );
-  const graphqlWs = serveGraphqlWs(
+}
+
+/** graphql-ws on the `/graphql` WebSocket; what its limits refuse is counted like HTTP's. */
+function mountGraphqlWs<Context extends BaseContext>(
+  { upgrades, settings, metrics, gate }: GraphqlSurfacesOptions<Context>,
+  runner: OperationRunner,
+): GraphqlWsServer {
+  return serveGraphqlWs(
     runner,
     upgrades.add(GRAPHQL_PATH, undefined, {
       protocols: ['graphql-transport-ws'],
@@ -160,12 +212,10 @@ export function mountGraphql<Context extends BaseContext>(
       subscribeRate: settings.subscribeRate,
       server: settings.graphqlWsServer ?? 'vigil',
     },
-    options.gate,
+    gate,
     (code) => {
       metrics.graphql.error(code);
       if (code === 'RATE_LIMITED') metrics.rateLimited('graphql-ws');
     },
   );
-  if (settings.introspection) registerSdlRoute(routes, options.printedSchema);
-  return { yoga, runner, graphqlWs, eventStreams };
 }
