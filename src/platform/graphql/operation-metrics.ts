@@ -17,15 +17,6 @@ export interface OperationMetricsOptions {
   readonly rateLimited?: (surface: Surface) => void;
 }
 
-/**
- * Counts operations by type and root field, and errors by code, on every surface: graphql-ws, MCP
- * and REST run through the same envelop pipeline as `/graphql`. Labels come from the schema and the
- * server's error codes, never from the client's operation names or messages.
- *
- * Must come first among the plugins: its instrumentation wraps each phase with every other plugin's
- * hooks inside, so it also sees what a guard throws before execution (FORBIDDEN, RATE_LIMITED) and
- * parse errors the parse cache throws again for a repeated document.
- */
 /** Codes only a request's refusal before parsing carries (never an operation's own errors). */
 const REQUEST_CODES = new Set([
   'CSRF_HEADER_REQUIRED',
@@ -38,9 +29,21 @@ const REQUEST_CODES = new Set([
   'PERSISTED_OPERATION_REQUIRED',
 ]);
 
+/** Counts what a phase threw: its code, and a rate-limit refusal on the surface it came in on. */
+type Refused = (error: unknown, fallback: string, context: unknown) => void;
+
+/**
+ * Counts operations by type and root field, and errors by code, on every surface: graphql-ws, MCP
+ * and REST run through the same envelop pipeline as `/graphql`. Labels come from the schema and the
+ * server's error codes, never from the client's operation names or messages.
+ *
+ * Must come first among the plugins: its instrumentation wraps each phase with every other plugin's
+ * hooks inside, so it also sees what a guard throws before execution (FORBIDDEN, RATE_LIMITED) and
+ * parse errors the parse cache throws again for a repeated document.
+ */
 export function operationMetricsPlugin(options: OperationMetricsOptions): Plugin {
   const { metrics } = options;
-  const refused = (error: unknown, fallback: string, context: unknown) => {
+  const refused: Refused = (error, fallback, context) => {
     if (isAbort(error)) return;
     const code = codeOf(error as GraphQLError, fallback);
     metrics.error(code);
@@ -49,51 +52,17 @@ export function operationMetricsPlugin(options: OperationMetricsOptions): Plugin
   const counted = (result: ExecutionResult) => {
     for (const error of result.errors ?? []) metrics.error(codeOf(error, 'INTERNAL'));
   };
-  const guardedPhase =
-    (fallback: string) =>
-    ({ context }: { context: unknown }, wrapped: () => void | Promise<void>): void | Promise<void> => {
-      let outcome: void | Promise<void>;
-      try {
-        outcome = wrapped();
-      } catch (error) {
-        refused(error, fallback, context);
-        throw error;
-      }
-      if (outcome instanceof Promise) {
-        return outcome.catch((error: unknown) => {
-          refused(error, fallback, context);
-          throw error;
-        });
-      }
-      return outcome;
-    };
-  const operation = ({
-    document,
-    operationName,
-  }: {
-    document: DocumentNode;
-    operationName?: string | null;
-  }) => {
-    const ast = getOperationAST(document, operationName);
-    if (!ast) return;
-    for (const field of rootFields(ast.selectionSet, document)) metrics.operation(ast.operation, field);
-  };
   return {
     // Requests refused before any GraphQL phase (body, CSRF, persisted operations) reach no hook
     // above; their answer does. Only codes nothing later produces, so nothing is counted twice.
     onResultProcess({ result }) {
       if (isAsyncIterable(result)) return;
-      for (const single of Array.isArray(result) ? result : [result]) {
-        for (const error of (single as ExecutionResult).errors ?? []) {
-          const code = (error as GraphQLError).extensions?.code;
-          if (typeof code === 'string' && REQUEST_CODES.has(code)) metrics.error(code);
-        }
-      }
+      for (const single of Array.isArray(result) ? result : [result]) countRequestRefusals(metrics, single);
     },
     instrumentation: {
-      parse: guardedPhase('GRAPHQL_PARSE_FAILED'),
-      execute: guardedPhase('INTERNAL'),
-      subscribe: guardedPhase('INTERNAL'),
+      parse: guardedPhase('GRAPHQL_PARSE_FAILED', refused),
+      execute: guardedPhase('INTERNAL', refused),
+      subscribe: guardedPhase('INTERNAL', refused),
     },
     onValidate() {
       return ({ result }) => {
@@ -101,7 +70,7 @@ export function operationMetricsPlugin(options: OperationMetricsOptions): Plugin
       };
     },
     onExecute({ args }) {
-      operation(args);
+      countOperation(metrics, args);
       return {
         onExecuteDone({ result }) {
           if (isAsyncIterable(result)) return { onNext: ({ result: next }) => counted(next) };
@@ -111,7 +80,7 @@ export function operationMetricsPlugin(options: OperationMetricsOptions): Plugin
       };
     },
     onSubscribe({ args }) {
-      operation(args);
+      countOperation(metrics, args);
       return {
         onSubscribeResult({ result }) {
           if (isAsyncIterable(result)) return { onNext: ({ result: next }) => counted(next) };
@@ -121,6 +90,46 @@ export function operationMetricsPlugin(options: OperationMetricsOptions): Plugin
       };
     },
   };
+}
+
+/**
+ * Wraps a phase (parse, execute, subscribe) so that whatever it throws, or rejects with, is counted
+ * as refused (a code without one of its own gets `fallback`) and then thrown on unchanged.
+ */
+function guardedPhase(fallback: string, refused: Refused) {
+  return ({ context }: { context: unknown }, wrapped: () => void | Promise<void>): void | Promise<void> => {
+    let outcome: void | Promise<void>;
+    try {
+      outcome = wrapped();
+    } catch (error) {
+      refused(error, fallback, context);
+      throw error;
+    }
+    if (outcome instanceof Promise) {
+      return outcome.catch((error: unknown) => {
+        refused(error, fallback, context);
+        throw error;
+      });
+    }
+    return outcome;
+  };
+}
+
+function countRequestRefusals(metrics: GraphQLMetrics, result: ExecutionResult): void {
+  for (const error of result.errors ?? []) {
+    const code = (error as GraphQLError).extensions?.code;
+    if (typeof code === 'string' && REQUEST_CODES.has(code)) metrics.error(code);
+  }
+}
+
+/** Counts the operation once per root field it selects, by operation type. */
+function countOperation(
+  metrics: GraphQLMetrics,
+  { document, operationName }: { document: DocumentNode; operationName?: string | null },
+): void {
+  const ast = getOperationAST(document, operationName);
+  if (!ast) return;
+  for (const field of rootFields(ast.selectionSet, document)) metrics.operation(ast.operation, field);
 }
 
 /**
