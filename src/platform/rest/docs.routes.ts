@@ -79,45 +79,75 @@ interface Asset {
 
 const compress = promisify(gzip);
 
-export function registerDocsRoutes(routes: HttpRoutes, api: ApiDescription): void {
-  const require = createRequire(import.meta.url);
-  const packageJson = require.resolve('swagger-ui-dist/package.json');
-  const folder = dirname(packageJson);
-  const swaggerVersion = (require(packageJson) as { version: string }).version;
-  const own: Record<string, { text: string; type: string }> = {
-    'docs.js': { text: INIT_JS, type: JS },
-    'docs.css': { text: DOCS_CSS, type: CSS },
-  };
+/** Our own files beside the package's: the viewer's start script and the page's style. */
+const OWN_FILES: Readonly<Record<string, { text: string; type: string }>> = {
+  'docs.js': { text: INIT_JS, type: JS },
+  'docs.css': { text: DOCS_CSS, type: CSS },
+};
 
-  // Loaded on first use and kept (about 2 MB, 0.5 MB compressed): a browser asks once a year.
-  const loaded = new Map<string, Promise<Asset>>();
-  const asset = (name: string): Promise<Asset> | undefined => {
-    if (!Object.hasOwn(VENDOR_FILES, name) && !Object.hasOwn(own, name)) return undefined;
-    let pending = loaded.get(name);
+// The documentation is public: it is how a caller learns how to present a key.
+const PUBLIC = { access: 'public' } as const;
+
+export function registerDocsRoutes(routes: HttpRoutes, api: ApiDescription): void {
+  const assets = new DocsAssets();
+  registerDocumentRoute(routes, api);
+  registerPageRoute(routes, api, (name) => assets.url(name));
+  registerAssetRoute(routes, assets);
+}
+
+/**
+ * The viewer's files: Swagger UI's from the installed package, and ours. Loaded on first use and
+ * kept (about 2 MB, 0.5 MB compressed): a browser asks once a year.
+ */
+class DocsAssets {
+  readonly #folder: string;
+  readonly #swaggerVersion: string;
+  readonly #loaded = new Map<string, Promise<Asset>>();
+
+  constructor() {
+    const require = createRequire(import.meta.url);
+    const packageJson = require.resolve('swagger-ui-dist/package.json');
+    this.#folder = dirname(packageJson);
+    this.#swaggerVersion = (require(packageJson) as { version: string }).version;
+  }
+
+  /** The file by name, loaded once; undefined for any name that is not one of the viewer's files. */
+  get(name: string): Promise<Asset> | undefined {
+    if (!Object.hasOwn(VENDOR_FILES, name) && !Object.hasOwn(OWN_FILES, name)) return undefined;
+    let pending = this.#loaded.get(name);
     if (!pending) {
-      pending = (async () => {
-        const mine = own[name];
-        const body = mine
-          ? new TextEncoder().encode(mine.text)
-          : new Uint8Array(await readFile(join(folder, name)));
-        return {
-          body,
-          gzipped: new Uint8Array(await compress(body)),
-          type: mine?.type ?? VENDOR_FILES[name]!,
-        };
-      })();
-      pending.catch(() => loaded.delete(name));
-      loaded.set(name, pending);
+      pending = this.#load(name);
+      // A failed read is tried again by the next request rather than remembered.
+      pending.catch(() => this.#loaded.delete(name));
+      this.#loaded.set(name, pending);
     }
     return pending;
-  };
-  // The URL changes with the content (package version, or a hash of our own files): cached for a year.
-  const versionOf = (name: string) =>
-    own[name] ? createHash('sha256').update(own[name].text).digest('hex').slice(0, 12) : swaggerVersion;
-  const url = (name: string) => `${ASSET_PREFIX}${name}?v=${versionOf(name)}`;
+  }
 
-  // The documentation is public: it is how a caller learns how to present a key.
-  const PUBLIC = { access: 'public' } as const;
+  /** The URL changes with the content (package version, or a hash of our own files): cached for a year. */
+  url(name: string): string {
+    const own = OWN_FILES[name];
+    const version = own
+      ? createHash('sha256').update(own.text).digest('hex').slice(0, 12)
+      : this.#swaggerVersion;
+    return `${ASSET_PREFIX}${name}?v=${version}`;
+  }
+
+  async #load(name: string): Promise<Asset> {
+    const mine = OWN_FILES[name];
+    const body = mine
+      ? new TextEncoder().encode(mine.text)
+      : new Uint8Array(await readFile(join(this.#folder, name)));
+    return {
+      body,
+      gzipped: new Uint8Array(await compress(body)),
+      type: mine?.type ?? VENDOR_FILES[name]!,
+    };
+  }
+}
+
+/** The OpenAPI document, built on first use. */
+function registerDocumentRoute(routes: HttpRoutes, api: ApiDescription): void {
   let document: string | undefined;
   routes.add(
     'GET',
@@ -130,7 +160,10 @@ export function registerDocsRoutes(routes: HttpRoutes, api: ApiDescription): voi
     },
     PUBLIC,
   );
+}
 
+/** The viewer's page, rendered on first use, under a strict Content-Security-Policy. */
+function registerPageRoute(routes: HttpRoutes, api: ApiDescription, url: (name: string) => string): void {
   let page: string | undefined;
   routes.add(
     'GET',
@@ -149,13 +182,15 @@ export function registerDocsRoutes(routes: HttpRoutes, api: ApiDescription): voi
     },
     PUBLIC,
   );
+}
 
+/** The viewer's files, gzipped for clients that take it, cached for a year (their URLs are versioned). */
+function registerAssetRoute(routes: HttpRoutes, assets: DocsAssets): void {
   routes.add(
     'GET',
     DOCS_PATHS.assets,
     async (request, { params }) => {
-      const name = params.file ?? '';
-      const pending = asset(name);
+      const pending = assets.get(params.file ?? '');
       if (!pending) return json(errorBody('NOT_FOUND', 'no such documentation asset'), 404);
       const file = await pending;
       const gzipOk = /\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '');
