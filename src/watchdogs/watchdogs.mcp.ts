@@ -1,7 +1,7 @@
 import type { Scheduler, TimerHandle } from '../platform/clock.ts';
 import type { McpResourceTemplate } from '../platform/mcp/mcp-resources.ts';
 import { type EventData, WATCHDOG_EVENTS } from './dashboard/dashboard.documents.ts';
-import { eventFromGraphql, eventWire } from './dashboard/dashboard.wire.ts';
+import { eventPageWire } from './dashboard/dashboard.wire.ts';
 import { ANY_EVENT } from './event-filter.ts';
 import type { WatchdogsApi } from './watchdogs-api.ts';
 
@@ -36,10 +36,7 @@ export function eventsResource(deps: {
 
     async read(_params, call) {
       const data = await call<EventsData>(WATCHDOG_EVENTS, { limit: EVENTS_RESOURCE_LIMIT });
-      return {
-        events: data.watchdogEvents.events.map((e) => eventWire(eventFromGraphql(e))),
-        next_cursor: data.watchdogEvents.nextCursor,
-      };
+      return eventPageWire(data.watchdogEvents);
     },
 
     async watch(_params, onChange, call) {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MAX_SYMBOLS_PER_REQUEST } from '../market-data/limits.ts';
-import { ASSET_CLASSES } from '../market-data/types.ts';
 import { enumName } from '../platform/graphql/enum-values.ts';
 import type { ToolArgs, ToolDefinition } from '../platform/operations/tool.ts';
 import {
@@ -16,12 +15,19 @@ import {
   type SwitchAction,
   WATCHDOGS,
 } from './dashboard/dashboard.documents.ts';
-import { healthSchema } from './dashboard/dashboard.schemas.wire.ts';
 import {
-  eventFromGraphql,
-  eventWire,
+  eventPageSchema,
+  healthSchema,
+  monitorArguments,
+  monitorSchema,
+  statsSchema,
+  switchSchema,
+} from './dashboard/dashboard.schemas.wire.ts';
+import {
+  eventPageWire,
   healthFromGraphql,
   healthWire,
+  monitorToolVariables,
   monitorWire,
   overallHealth,
   statsWire,
@@ -34,70 +40,6 @@ import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES } from './event
  * the dashboard HTTP routes (dashboard.wire.ts). The switches need the `admin` scope, which the
  * tools inherit from their mutations.
  */
-
-const isoTime = z.string().describe('ISO 8601 time, UTC');
-
-const eventSchema = z.object({
-  event_id: z.string(),
-  type: z.enum(EVENT_TYPES),
-  severity: z.enum(SEVERITIES),
-  description: z.string(),
-  asset: z
-    .object({
-      symbol: z.string(),
-      asset_type: z.string(),
-      name: z.string().optional(),
-      market: z.string().optional(),
-      exchange: z.string().optional(),
-      currency: z.string().optional(),
-      pair: z.array(z.string()).optional(),
-    })
-    .nullable()
-    .describe('Null for a market-wide event (an exchange outage)'),
-  timestamp: isoTime.describe('When the condition was seen'),
-  watchdog: z.enum(WATCHDOG_NAMES),
-  data: z.unknown().describe('The measured values and thresholds'),
-  metadata: z.record(z.string(), z.never()),
-});
-
-const statsSchema = z.object({
-  total_events: z.number().int().describe('Events kept (within the retention period)'),
-  events_by_severity: z.record(z.string(), z.number().int()),
-  active_watchdogs: z.number().int().describe('Enabled watchdogs'),
-  healthy_watchdogs: z.number().int().describe('Watchdogs whose status is running'),
-  active_subscriptions: z.number().int().describe("Listeners on this instance's event feed"),
-  timestamp: isoTime,
-});
-
-const switchSchema = z.object({
-  status: z.enum(['enabled', 'disabled', 'restarted']),
-  watchdog: z.enum(WATCHDOG_NAMES),
-  health: healthSchema,
-});
-
-const monitorSchema = z.object({
-  assets: z.array(
-    z.union([
-      z.object({
-        symbol: z.string().describe('Canonical symbol'),
-        requested: z.string().describe('The symbol as written'),
-        asset_type: z.string(),
-        price: z.number(),
-        change_percent: z.number().nullable().describe('In percent: -2.43 means -2.43 %'),
-        volume: z.number().nullable(),
-        currency: z.string(),
-        timestamp: isoTime.describe('Time of the price'),
-        provider: z.string().describe('Providers whose answer was used'),
-        simulated: z.boolean(),
-      }),
-      z.object({
-        symbol: z.string(),
-        requested: z.string(),
-        error: z.object({ code: z.string(), message: z.string() }),
-      }),
-    ]),
-  ),
-});
 
 const nameArgument = { schema: z.enum(WATCHDOG_NAMES), description: 'The watchdog (price_anomaly, ...)' };
 const byName = (args: ToolArgs) => (args.name === undefined ? {} : { name: enumName(String(args.name)) });
@@ -186,14 +128,8 @@ const getWatchdogEvents: ToolDefinition<{
     }
     return variables;
   },
-  result: (data) => ({
-    events: data.watchdogEvents.events.map((e) => eventWire(eventFromGraphql(e))),
-    next_cursor: data.watchdogEvents.nextCursor,
-  }),
-  outputSchema: z.object({
-    events: z.array(eventSchema),
-    next_cursor: z.string().nullable().describe('Pass as `cursor` for older events; null: no more'),
-  }),
+  result: (data) => eventPageWire(data.watchdogEvents),
+  outputSchema: eventPageSchema,
   annotations: { readOnlyHint: true },
 };
 
@@ -204,16 +140,8 @@ const monitorAssets: ToolDefinition<MonitorData> = {
     `Latest price, change (percent), volume and provider of up to ${MAX_SYMBOLS_PER_REQUEST} symbols, in the ` +
     'order asked; a symbol that cannot be priced gets an `error` entry instead.',
   document: MONITOR_ASSETS,
-  arguments: {
-    symbols: { description: `1 to ${MAX_SYMBOLS_PER_REQUEST} symbols: AAPL, BTC/USDT, EUR/USD, ^GSPC` },
-    asset_type: { schema: z.enum(ASSET_CLASSES), description: 'Read every symbol as this asset type' },
-    market: { description: 'Market code of listed instruments (default US)' },
-  },
-  variables: (args) => ({
-    symbols: args.symbols,
-    ...(args.asset_type ? { asset_type: enumName(String(args.asset_type)) } : {}),
-    ...(args.market ? { market: args.market } : {}),
-  }),
+  arguments: monitorArguments,
+  variables: monitorToolVariables,
   result: (data) => ({ assets: monitorWire(data) }),
   outputSchema: monitorSchema,
   annotations: { readOnlyHint: true, openWorldHint: true },

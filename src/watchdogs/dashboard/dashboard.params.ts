@@ -8,6 +8,7 @@ import { enumName } from '../../platform/graphql/enum-values.ts';
 import { WATCHDOG_NAMES, type WatchdogName } from '../detectors/types.ts';
 import { type EventFilter, type EventQuery, parseEventQuery } from '../event-filter.ts';
 import { MAX_REPLAY_EVENTS, parseReplay, type ReplayRequest } from '../event-replay.ts';
+import { monitorVariables } from './dashboard.wire.ts';
 
 /** A REST parameter for each filter field, so an error names what the client wrote. */
 const PARAMETER: Readonly<Record<string, string>> = {
@@ -126,11 +127,7 @@ export function monitorParams(params: URLSearchParams, assetClasses: readonly st
     throw new ValidationError('asset_type', `must be one of ${assetClasses.join(', ')}`);
   }
   const market = params.get('market')?.trim();
-  return {
-    symbols,
-    ...(assetType ? { asset_type: enumName(assetType) } : {}),
-    ...(market ? { market } : {}),
-  };
+  return monitorVariables(symbols, assetType, market);
 }
 
 /** A watchdog name as URLs spell it (`price_anomaly`). */

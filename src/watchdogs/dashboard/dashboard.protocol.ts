@@ -36,6 +36,7 @@
  */
 import { ValidationError } from '../../platform/errors.ts';
 import { type EventFilter, parseEventQuery } from '../event-filter.ts';
+import { FILTER_WIRE_KEYS, filterKeyWire, filterWire } from './dashboard.wire.ts';
 
 /** How often stats and health are sent (health also when a watchdog's status changes). */
 export const STATS_INTERVAL_MS = 10_000;
@@ -59,15 +60,6 @@ export type ParsedMessage =
       readonly message: string;
       readonly field?: string;
     };
-
-/** Filter keys as the client writes them, and the field each is checked as. */
-const FILTER_KEYS: Readonly<Record<string, 'severities' | 'eventTypes' | 'watchdogs' | 'symbols'>> = {
-  severities: 'severities',
-  event_types: 'eventTypes',
-  watchdogs: 'watchdogs',
-  symbols: 'symbols',
-};
-const CLIENT_KEY: Readonly<Record<string, string>> = { eventTypes: 'event_types' };
 
 /** Longest piece of client input quoted back in an error. */
 const MAX_QUOTED = 32;
@@ -102,12 +94,12 @@ export function parseDashboardMessage(raw: string): ParsedMessage {
   }
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) {
-    const field = FILTER_KEYS[key];
+    const field = FILTER_WIRE_KEYS[key];
     if (!field) {
       return {
         ok: false,
         code: 'BAD_USER_INPUT',
-        message: `filter.${key.slice(0, MAX_QUOTED)}: unknown; expected ${Object.keys(FILTER_KEYS).join(', ')}`,
+        message: `filter.${key.slice(0, MAX_QUOTED)}: unknown; expected ${Object.keys(FILTER_WIRE_KEYS).join(', ')}`,
         field: `filter.${key.slice(0, MAX_QUOTED)}`,
       };
     }
@@ -124,7 +116,7 @@ export function parseDashboardMessage(raw: string): ParsedMessage {
     };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    const field = `filter.${CLIENT_KEY[error.field] ?? error.field}`;
+    const field = `filter.${filterKeyWire(error.field)}`;
     return {
       ok: false,
       code: 'BAD_USER_INPUT',
@@ -148,15 +140,7 @@ export const dashboardMessages = {
   /** After the replayed events: how many, and whether older ones the request selects were left out. */
   replay: (count: number, complete: boolean) => ({ type: 'replay', data: { count, complete } }),
   pong: (timestamp: Date) => ({ type: 'pong', data: { timestamp: timestamp.toISOString() } }),
-  filter: (filter: EventFilter) => ({
-    type: 'filter',
-    data: {
-      severities: filter.severities,
-      event_types: filter.eventTypes,
-      watchdogs: filter.watchdogs,
-      symbols: filter.symbols,
-    },
-  }),
+  filter: (filter: EventFilter) => ({ type: 'filter', data: filterWire(filter) }),
   error: (code: DashboardErrorCode, message: string, field?: string) => ({
     type: 'error',
     data: { code, message, ...(field ? { field } : {}) },

@@ -3,7 +3,10 @@
  * the tool routes), and the types the mappings of dashboard.wire.ts must write.
  */
 import { z } from 'zod';
-import { WATCHDOG_NAMES } from '../detectors/types.ts';
+import { MAX_SYMBOLS_PER_REQUEST } from '../../market-data/limits.ts';
+import { ASSET_CLASSES } from '../../market-data/types.ts';
+import type { ToolArgument } from '../../platform/operations/tool.ts';
+import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../detectors/types.ts';
 import { WATCHDOG_STATUSES } from '../watchdogs-api.ts';
 
 const isoTime = z.string().describe('ISO 8601 time, UTC');
@@ -32,3 +35,81 @@ export const healthSchema = z.object({
 
 /** A health record on the wire; healthWire (dashboard.wire.ts) writes exactly these keys. */
 export type HealthWire = z.output<typeof healthSchema>;
+
+export const eventSchema = z.object({
+  event_id: z.string(),
+  type: z.enum(EVENT_TYPES),
+  severity: z.enum(SEVERITIES),
+  description: z.string(),
+  asset: z
+    .object({
+      symbol: z.string(),
+      asset_type: z.string(),
+      name: z.string().optional(),
+      market: z.string().optional(),
+      exchange: z.string().optional(),
+      currency: z.string().optional(),
+      pair: z.array(z.string()).optional(),
+    })
+    .nullable()
+    .describe('Null for a market-wide event (an exchange outage)'),
+  timestamp: isoTime.describe('When the condition was seen'),
+  watchdog: z.enum(WATCHDOG_NAMES),
+  data: z.unknown().describe('The measured values and thresholds'),
+  metadata: z.record(z.string(), z.never()),
+});
+
+export const statsSchema = z.object({
+  total_events: z.number().int().describe('Events kept (within the retention period)'),
+  events_by_severity: z.record(z.string(), z.number().int()),
+  active_watchdogs: z.number().int().describe('Enabled watchdogs'),
+  healthy_watchdogs: z.number().int().describe('Watchdogs whose status is running'),
+  active_subscriptions: z.number().int().describe("Listeners on this instance's event feed"),
+  timestamp: isoTime,
+});
+
+export const switchSchema = z.object({
+  status: z.enum(['enabled', 'disabled', 'restarted']),
+  watchdog: z.enum(WATCHDOG_NAMES),
+  health: healthSchema,
+});
+
+export const monitorSchema = z.object({
+  assets: z.array(
+    z.union([
+      z.object({
+        symbol: z.string().describe('Canonical symbol'),
+        requested: z.string().describe('The symbol as written'),
+        asset_type: z.string(),
+        price: z.number(),
+        change_percent: z.number().nullable().describe('In percent: -2.43 means -2.43 %'),
+        volume: z.number().nullable(),
+        currency: z.string(),
+        timestamp: isoTime.describe('Time of the price'),
+        provider: z.string().describe('Providers whose answer was used'),
+        simulated: z.boolean(),
+      }),
+      z.object({
+        symbol: z.string(),
+        requested: z.string(),
+        error: z.object({ code: z.string(), message: z.string() }),
+      }),
+    ]),
+  ),
+});
+
+/** A page of events (the events tool; the `vigil://events` resource sends the same). */
+export const eventPageSchema = z.object({
+  events: z.array(eventSchema),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for older events; null: no more'),
+});
+
+/**
+ * Arguments of the monitor-assets tool: `asset_type` is the variable of MONITOR_ASSETS it feeds,
+ * and monitorToolVariables (dashboard.wire.ts) reads them.
+ */
+export const monitorArguments = {
+  symbols: { description: `1 to ${MAX_SYMBOLS_PER_REQUEST} symbols: AAPL, BTC/USDT, EUR/USD, ^GSPC` },
+  asset_type: { schema: z.enum(ASSET_CLASSES), description: 'Read every symbol as this asset type' },
+  market: { description: 'Market code of listed instruments (default US)' },
+} satisfies Readonly<Record<string, ToolArgument>>;

@@ -1,5 +1,7 @@
-import { fromEnumName } from '../../platform/graphql/enum-values.ts';
+import { enumName, fromEnumName } from '../../platform/graphql/enum-values.ts';
+import type { ToolArgs } from '../../platform/operations/tool.ts';
 import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../detectors/types.ts';
+import type { EventFilter } from '../event-filter.ts';
 import { WATCHDOG_STATUSES, type WatchdogStatus } from '../watchdogs-api.ts';
 import type { EventData, HealthData, HealthFields, MonitorData } from './dashboard.documents.ts';
 import type { HealthWire } from './dashboard.schemas.wire.ts';
@@ -93,6 +95,45 @@ export function eventFromGraphql(d: EventData): EventView {
   };
 }
 
+/** A page of events as the events tool and the `vigil://events` resource send it. */
+export function eventPageWire(page: {
+  readonly events: readonly EventData[];
+  readonly nextCursor: string | null;
+}) {
+  return {
+    events: page.events.map((e) => eventWire(eventFromGraphql(e))),
+    next_cursor: page.nextCursor,
+  };
+}
+
+// ---- stream filter (dashboard.protocol.ts) ------------------------------------------------------------
+
+/** Filter keys as a stream client writes them, and the field of the filter each is checked as. */
+export const FILTER_WIRE_KEYS: Readonly<
+  Record<string, 'severities' | 'eventTypes' | 'watchdogs' | 'symbols'>
+> = {
+  severities: 'severities',
+  event_types: 'eventTypes',
+  watchdogs: 'watchdogs',
+  symbols: 'symbols',
+};
+const FILTER_FIELD_WIRE: Readonly<Record<string, string>> = { eventTypes: 'event_types' };
+
+/** A field of the filter as a stream client writes it (`eventTypes` is `event_types`). */
+export function filterKeyWire(field: string): string {
+  return FILTER_FIELD_WIRE[field] ?? field;
+}
+
+/** A filter as the stream's `filter` message echoes it. */
+export function filterWire(filter: EventFilter) {
+  return {
+    severities: filter.severities,
+    event_types: filter.eventTypes,
+    watchdogs: filter.watchdogs,
+    symbols: filter.symbols,
+  };
+}
+
 // ---- watchdog health -------------------------------------------------------------------------------
 
 /**
@@ -181,6 +222,23 @@ export function statsWire(s: StatsView) {
 // ---- multi-asset monitor ----------------------------------------------------------------------------
 
 const assetTypeOf = (name: string) => name.toLowerCase();
+
+/**
+ * Variables of MONITOR_ASSETS: its `$asset_type` keeps the wire's spelling, since the monitor-assets
+ * tool's argument is named after it. `assetType` is an asset class (`equity`).
+ */
+export function monitorVariables(symbols: unknown, assetType: string | undefined, market: unknown) {
+  return {
+    symbols,
+    ...(assetType ? { asset_type: enumName(assetType) } : {}),
+    ...(market ? { market } : {}),
+  };
+}
+
+/** The monitor-assets tool's arguments (monitorArguments, dashboard.schemas.wire.ts) as those variables. */
+export function monitorToolVariables(args: ToolArgs) {
+  return monitorVariables(args.symbols, args.asset_type ? String(args.asset_type) : undefined, args.market);
+}
 
 /** One entry per symbol asked, in order: its data, or why there is none (never a null price). */
 export function monitorWire(data: MonitorData) {
