@@ -183,9 +183,8 @@ describe.each(GRAPHQL_WS_SERVERS)('the graphql-ws surface (GRAPHQL_WS_SERVER=%s)
   it('closes the connections of a key with 4401 when it is revoked', async () => {
     const gone = await issueKey(t.app, 'gone', ['READ']);
     const ws = client({ connectionParams: { apiKey: gone.secret } });
-    const tick = await firstResult(ws.client, 'subscription { time(intervalMs: 100) }');
-    expect(tick.kind).toBe('result');
-    // A subscription keeps the lazy client's socket open until the revocation closes it.
+    // A subscription keeps the lazy client's socket open until the revocation closes it. It starts
+    // first: were the one below the only one, its end would let the client close the socket itself.
     ws.client.subscribe(
       { query: 'subscription { time(intervalMs: 1000) }' },
       {
@@ -194,6 +193,8 @@ describe.each(GRAPHQL_WS_SERVERS)('the graphql-ws surface (GRAPHQL_WS_SERVER=%s)
         complete: () => {},
       },
     );
+    const tick = await firstResult(ws.client, 'subscription { time(intervalMs: 100) }');
+    expect(tick.kind).toBe('result');
     await revokeKey(t.app, gone.id);
     expect(await ws.closed).toMatchObject({ code: 4401, reason: expect.stringMatching(/revoked/) });
   });

@@ -121,7 +121,8 @@ describe('the vigil process', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Creating a new embedded database takes seconds on a quiet machine and far more on a busy one.
+  }, 120_000);
 
   it('starts on the embedded database, serves, and exits 0 on SIGTERM after a graceful stop', async () => {
     database = await createTestDatabase('pglite');
