@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { WATCHDOG_NAMES } from '../src/watchdogs/detectors/types.ts';
+import { WATCHDOG_NAMES } from '../src/watchdogs/registry.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from './support/databases.ts';
 import { ManualClock } from './support/manual-clock.ts';

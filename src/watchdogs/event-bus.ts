@@ -2,7 +2,7 @@ import type { Clock } from '../platform/clock.ts';
 import { type DatabaseHandle, notify, type Transaction } from '../platform/db/database.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Logger } from '../platform/observability/logger.ts';
-import type { EventType, Severity, WatchdogName } from './detectors/types.ts';
+import type { Severity } from './detectors/finding.ts';
 import { EventIdGenerator, eventIdTime, isEventId, lowestEventIdAt } from './event-id.ts';
 import {
   findWatchdogEvents,
@@ -11,6 +11,7 @@ import {
   type WatchdogEvent,
 } from './events.repository.ts';
 import type { EventAsset } from './events.sql.ts';
+import type { EventType, WatchdogName } from './registry.ts';
 
 /** Carries only event ids: a NOTIFY payload is small and bounded, the event itself is in its table. */
 export const WATCHDOG_EVENTS_CHANNEL = 'vigil_watchdog_events';

@@ -1,13 +1,7 @@
 import { ValidationError } from '../platform/errors.ts';
-import {
-  EVENT_TYPES,
-  type EventType,
-  SEVERITIES,
-  type Severity,
-  WATCHDOG_NAMES,
-  type WatchdogName,
-} from './detectors/types.ts';
+import { SEVERITIES, type Severity } from './detectors/finding.ts';
 import { isEventId } from './event-id.ts';
+import { EVENT_TYPES, type EventType, WATCHDOG_NAMES, type WatchdogName } from './registry.ts';
 
 export const DEFAULT_EVENT_LIMIT = 100;
 export const MAX_EVENT_LIMIT = 1_000;

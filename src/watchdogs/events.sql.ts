@@ -1,5 +1,6 @@
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import type { EventType, Severity, WatchdogName } from './detectors/types.ts';
+import type { Severity } from './detectors/finding.ts';
+import type { EventType, WatchdogName } from './registry.ts';
 
 /** What an event is about, beyond its symbol (null for market-wide events such as an outage). */
 export interface EventAsset {

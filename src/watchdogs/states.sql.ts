@@ -1,6 +1,6 @@
 import { boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { RearmState } from './detectors/rearm.ts';
-import type { WatchdogName } from './detectors/types.ts';
+import type { WatchdogName } from './registry.ts';
 
 /**
  * One row per watchdog, shared by every instance: whether it is enabled (an operator's choice,

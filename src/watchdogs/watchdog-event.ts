@@ -4,10 +4,14 @@
  * to this and to nothing else of the watchdogs; the stored row (events.repository.ts) carries these
  * fields and a few of its own, so it is one of these as it is.
  */
-import type { EventType, Severity, WatchdogName } from './detectors/types.ts';
 
-export type { EventType, Severity, WatchdogName } from './detectors/types.ts';
-export { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from './detectors/types.ts';
+import type { Severity } from './detectors/finding.ts';
+import type { EventType, WatchdogName } from './registry.ts';
+
+export type { Severity } from './detectors/finding.ts';
+export { SEVERITIES } from './detectors/finding.ts';
+export type { EventType, WatchdogName } from './registry.ts';
+export { EVENT_TYPES, WATCHDOG_NAMES } from './registry.ts';
 
 /** What an event is about; absent parts are unknown. */
 export interface WatchdogEventAsset {

@@ -2,11 +2,13 @@
  * What the surfaces (GraphQL, dashboard HTTP routes, MCP, /dashboard/stream) may ask of the
  * watchdogs domain. WatchdogService implements it; surfaces depend on this and nothing deeper.
  */
-import type { Severity, WatchdogName } from './detectors/types.ts';
+
+import type { Severity } from './detectors/finding.ts';
 import type { WatchdogEventListener } from './event-bus.ts';
 import type { EventFilter, EventQueryInput } from './event-filter.ts';
 import type { ReplayRequest, ReplayResult } from './event-replay.ts';
 import type { EventPage, WatchdogEvent } from './events.repository.ts';
+import type { WatchdogName } from './registry.ts';
 
 /**
  * - `running`: enabled and checking on schedule without trouble;

@@ -32,8 +32,9 @@ import {
   overallHealth,
   statsWire,
 } from './dashboard/dashboard.wire.ts';
-import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from './detectors/types.ts';
+import { SEVERITIES } from './detectors/finding.ts';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, MAX_FILTER_VALUES } from './event-filter.ts';
+import { EVENT_TYPES, WATCHDOG_NAMES } from './registry.ts';
 
 /**
  * The dashboard as MCP tools (and REST tool routes): GraphQL documents mapped to the same wire as

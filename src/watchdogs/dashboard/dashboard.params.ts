@@ -5,9 +5,9 @@
 
 import { ValidationError } from '../../platform/errors.ts';
 import { enumName } from '../../platform/graphql/enum-values.ts';
-import { WATCHDOG_NAMES, type WatchdogName } from '../detectors/types.ts';
 import { type EventFilter, type EventQuery, parseEventQuery } from '../event-filter.ts';
 import { MAX_REPLAY_EVENTS, parseReplay, type ReplayRequest } from '../event-replay.ts';
+import { WATCHDOG_NAMES, type WatchdogName } from '../registry.ts';
 import { monitorVariables } from './dashboard.wire.ts';
 
 /** A REST parameter for each filter field, so an error names what the client wrote. */

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { MAX_SYMBOLS_PER_REQUEST } from '../../market-data/limits.ts';
 import { ASSET_CLASSES } from '../../market-data/types.ts';
 import type { ToolArgument } from '../../platform/operations/tool.ts';
-import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../detectors/types.ts';
+import { SEVERITIES } from '../detectors/finding.ts';
+import { EVENT_TYPES, WATCHDOG_NAMES } from '../registry.ts';
 import { WATCHDOG_STATUSES } from '../watchdogs-api.ts';
 
 const isoTime = z.string().describe('ISO 8601 time, UTC');

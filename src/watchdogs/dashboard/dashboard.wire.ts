@@ -1,7 +1,8 @@
 import { enumName, fromEnumName } from '../../platform/graphql/enum-values.ts';
 import type { ToolArgs } from '../../platform/operations/tool.ts';
-import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../detectors/types.ts';
+import { SEVERITIES } from '../detectors/finding.ts';
 import type { EventFilter } from '../event-filter.ts';
+import { EVENT_TYPES, WATCHDOG_NAMES } from '../registry.ts';
 import { WATCHDOG_STATUSES, type WatchdogStatus } from '../watchdogs-api.ts';
 import type { EventData, HealthData, HealthFields, MonitorData } from './dashboard.documents.ts';
 import type { HealthWire } from './dashboard.schemas.wire.ts';
