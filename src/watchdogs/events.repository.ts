@@ -1,4 +1,4 @@
-import { and, asc, desc, gt, gte, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, gt, gte, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../platform/db/database.ts';
 import { type EventFilter, type EventQuery, encodeEventCursor } from './event-filter.ts';
 import { watchdogEvents } from './events.sql.ts';
@@ -120,4 +120,15 @@ export async function deleteWatchdogEventsBefore(db: Executor, before: Date): Pr
     deleted += rows.length;
     if (rows.length < DELETE_BATCH) return deleted;
   }
+}
+
+/** How many events are stored, per severity (severities without any are absent). */
+export async function countWatchdogEventsBySeverity(
+  db: Executor,
+): Promise<Array<{ severity: WatchdogEvent['severity']; n: number }>> {
+  const rows = await db
+    .select({ severity: watchdogEvents.severity, n: count() })
+    .from(watchdogEvents)
+    .groupBy(watchdogEvents.severity);
+  return rows.map(({ severity, n }) => ({ severity, n: Number(n) }));
 }

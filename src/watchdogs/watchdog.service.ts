@@ -1,4 +1,3 @@
-import { count } from 'drizzle-orm';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import { NotFoundError } from '../platform/errors.ts';
@@ -15,6 +14,7 @@ import {
 import { isEventId } from './event-id.ts';
 import { type ReplayRequest, type ReplayResult, replayQuery } from './event-replay.ts';
 import {
+  countWatchdogEventsBySeverity,
   deleteWatchdogEventsBefore,
   type EventPage,
   findWatchdogEvents,
@@ -22,7 +22,6 @@ import {
   replayWatchdogEvents,
   type WatchdogEvent,
 } from './events.repository.ts';
-import { watchdogEvents } from './events.sql.ts';
 import { watchdogStatus } from './health.ts';
 import type { WatchdogName } from './registry.ts';
 import type { WatchdogRunner } from './runner.ts';
@@ -192,16 +191,12 @@ export class WatchdogService implements WatchdogsApi {
   }
 
   async #countStats(): Promise<Omit<DashboardStats, 'activeSubscriptions' | 'timestamp'>> {
-    const db = this.#o.database.db;
     const [bySeverity, watchdogs] = await Promise.all([
-      db
-        .select({ severity: watchdogEvents.severity, n: count() })
-        .from(watchdogEvents)
-        .groupBy(watchdogEvents.severity),
+      countWatchdogEventsBySeverity(this.#o.database.db),
       this.health(),
     ]);
     const eventsBySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-    for (const { severity, n } of bySeverity) eventsBySeverity[severity] = Number(n);
+    for (const { severity, n } of bySeverity) eventsBySeverity[severity] = n;
     return {
       totalEvents: Object.values(eventsBySeverity).reduce((a, b) => a + b, 0),
       eventsBySeverity,
