@@ -74,7 +74,10 @@ export const alertFirings = pgTable(
 
 export type DeliveryStatus = 'pending' | 'sending' | 'retrying' | 'delivered' | 'failed';
 
-/** One per method per firing; its id is the `X-Vigil-Delivery` header, the same on every retry. */
+/**
+ * One per target per firing (a chat id, an email recipient, the webhook), each with its own attempts,
+ * retry schedule and record; its id is the `X-Vigil-Delivery` header, the same on every retry.
+ */
 export const alertDeliveries = pgTable(
   'alert_deliveries',
   {
@@ -83,6 +86,11 @@ export const alertDeliveries = pgTable(
     owner: text('owner').notNull(),
     alertId: text('alert_id').notNull(),
     method: text('method').$type<DeliveryMethod>().notNull(),
+    /**
+     * The chat id, recipient address or webhook URL this delivery goes to. Null on deliveries
+     * stored before deliveries were per target: those go to every target of their method at once.
+     */
+    target: text('target'),
     status: text('status').$type<DeliveryStatus>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
