@@ -41,6 +41,13 @@ export const alerts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
     lastTriggered: timestamp('last_triggered', { withTimezone: true, mode: 'date' }),
     triggerCount: integer('trigger_count').notNull().default(0),
+    /**
+     * The firing rate bound (ALERT_MAX_FIRINGS_PER_MINUTE), as one time: each firing that delivers
+     * moves it one interval (a minute / the bound) past the later of itself and now, and an alert
+     * whose mark is more than a minute less one interval ahead of now is over its bound (a
+     * generic cell rate algorithm: a burst of the bound, then the bound per minute). Null: unused.
+     */
+    rateMark: timestamp('rate_mark', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     primaryKey({ columns: [t.owner, t.id] }),
@@ -48,11 +55,12 @@ export const alerts = pgTable(
   ],
 );
 
-export type FiringStatus = 'fired' | 'cooldown' | 'test';
+export type FiringStatus = 'fired' | 'cooldown' | 'rate_limited' | 'test';
 
 /**
  * One row per (alert, event) that matched: the unique index is what makes an event fire an alert
- * once however many instances heard it. `status` says whether it fired or the cooldown held it.
+ * once however many instances heard it. `status` says whether it fired, or the cooldown or the
+ * firing rate bound held it (then nothing is delivered).
  */
 export const alertFirings = pgTable(
   'alert_firings',

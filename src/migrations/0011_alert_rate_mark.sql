@@ -1,0 +1,1 @@
+ALTER TABLE "alerts" ADD COLUMN "rate_mark" timestamp with time zone;
