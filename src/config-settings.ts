@@ -169,6 +169,13 @@ export const baseShape = {
   SMTP_USER: optionalString,
   SMTP_PASSWORD: optionalString,
   SMTP_FROM_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
+  SMTP_PLAINTEXT_AUTH_HOSTS: z
+    .string()
+    .default('')
+    .transform(symbolList)
+    .refine((hosts) => hosts.every((h) => /^[A-Za-z0-9._:[\]-]+$/.test(h)), {
+      error: 'must list host names or addresses (no schemes, ports or paths)',
+    }),
   CHAT_BOT_TOKEN: optionalString,
   CHAT_API_BASE_URL: url('https://api.telegram.org'),
   // Alerts: where deliveries may go besides public addresses (hosts or CIDRs), how long one attempt
@@ -176,6 +183,7 @@ export const baseShape = {
   ALERT_DELIVERY_ALLOWED_HOSTS: z.string().default('').transform(symbolList),
   ALERT_DELIVERY_TIMEOUT_MS: int(10_000, 500, 120_000),
   ALERT_DELIVERY_MAX_ATTEMPTS: int(6, 1, 20),
+  ALERTS_MAX_PER_OWNER: int(100, 1, 100_000),
   SECRETS_KEY: optionalString.pipe(
     z
       .string()
@@ -841,6 +849,14 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
     example: 'alerts@example.com',
     description: 'sender address for email alerts',
   },
+  SMTP_PLAINTEXT_AUTH_HOSTS: {
+    group: 'alerts',
+    example: '127.0.0.1,relay.internal',
+    description: prose`SMTP hosts (names or addresses, comma-separated) a password may be sent to
+      without TLS (a local relay that has none); a password never goes in clear text to any other
+      host: an alert with \`use_tls: false\` and a login is refused (422) unless its host is listed,
+      and \`SMTP_USER\`/\`SMTP_PASSWORD\` go without TLS only when \`SMTP_HOST\` is listed`,
+  },
   SECRETS_KEY: {
     group: 'alerts',
     essential: true,
@@ -874,6 +890,11 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
     group: 'alerts',
     description: prose`attempts before a delivery is \`failed\` (retries back off 5 s, 10 s, 20 s ...
       up to 15 min, or as the receiver's \`Retry-After\` asks)`,
+  },
+  ALERTS_MAX_PER_OWNER: {
+    group: 'alerts',
+    description: prose`alerts one owner (API key; everyone when \`AUTH_REQUIRED\` is off) may have;
+      creating one more answers \`TOO_MANY_ALERTS\` (429) until one is deleted`,
   },
 
   // --- analysis sessions

@@ -249,6 +249,8 @@ function deliveryConfigOf(s: Settings) {
       user: s.SMTP_USER,
       password: s.SMTP_PASSWORD,
       fromEmail: s.SMTP_FROM_EMAIL,
+      /** Hosts a password may be sent to without TLS. */
+      plaintextAuthHosts: s.SMTP_PLAINTEXT_AUTH_HOSTS,
     },
     chat: { botToken: s.CHAT_BOT_TOKEN, apiBaseUrl: s.CHAT_API_BASE_URL },
     alerts: {
@@ -256,6 +258,8 @@ function deliveryConfigOf(s: Settings) {
       allowedHosts: s.ALERT_DELIVERY_ALLOWED_HOSTS,
       timeoutMs: s.ALERT_DELIVERY_TIMEOUT_MS,
       maxAttempts: s.ALERT_DELIVERY_MAX_ATTEMPTS,
+      /** Alerts one owner may have. */
+      maxPerOwner: s.ALERTS_MAX_PER_OWNER,
       /** Unset: generated into the data directory on the embedded database; required with Postgres for secrets. */
       secretsKey: s.SECRETS_KEY,
     },

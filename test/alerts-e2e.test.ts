@@ -75,6 +75,8 @@ const event = (over: Partial<NewWatchdogEvent> = {}): NewWatchdogEvent => ({
 
 const ENV = {
   ALERT_DELIVERY_ALLOWED_HOSTS: '127.0.0.1',
+  // The test SMTP server has no TLS: its login may go in clear text because it is listed here.
+  SMTP_PLAINTEXT_AUTH_HOSTS: '127.0.0.1',
   RATE_LIMIT_MAX: '10000',
   // Postgres needs a key to seal secrets (the embedded database would generate one).
   SECRETS_KEY: randomBytes(32).toString('hex'),

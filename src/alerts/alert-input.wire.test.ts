@@ -66,10 +66,94 @@ describe('alertInputSchema', () => {
         ...minimal,
         webhook_config: { url: 'https://x.example', headers: { 'X-Vigil-Signature': 'forged' } },
       }).map((i) => i.field),
-    ).toEqual(['webhook_config.headers']);
+    ).toEqual(['webhook_config.headers.X-Vigil-Signature']);
     expect(fail({ ...minimal, webhook_config: { url: 'file:///etc/passwd' } }).map((i) => i.field)).toEqual([
       'webhook_config.url',
     ]);
+  });
+
+  it('refuses, naming the header, a header no HTTP client sends as written', () => {
+    const headerIssues = (headers: Record<string, string>) =>
+      fail({ ...minimal, webhook_config: { url: 'https://x.example', headers } });
+    for (const name of [
+      'Connection',
+      'keep-alive',
+      'Upgrade',
+      'Expect',
+      'Transfer-Encoding',
+      'Host',
+      'Content-Length',
+      'TE',
+      'Trailer',
+      'Proxy-Authorization',
+      'proxy-connection',
+    ]) {
+      expect(headerIssues({ 'X-Fine': 'ok', [name]: 'x' }), name).toEqual([
+        {
+          field: `webhook_config.headers.${name}`,
+          message: 'is managed by the HTTP connection (hop-by-hop or framing) and cannot be set',
+        },
+      ]);
+    }
+    for (const value of [
+      'caf\u00e9',
+      'a\u0000b',
+      'line\r\nX-Injected: 1',
+      'bell\u0007',
+      'del\u007f',
+      '\u{1F600}',
+    ]) {
+      const issues = headerIssues({ 'X-Team': value });
+      expect(
+        issues.map((i) => i.field),
+        JSON.stringify(value),
+      ).toEqual(['webhook_config.headers.X-Team']);
+      expect(issues[0]?.message).toMatch(/printable ASCII/);
+    }
+    expect(headerIssues({ 'Bad Name': 'x', Authorization: 'Bearer x' })).toEqual([
+      { field: 'webhook_config.headers.Bad Name', message: expect.stringMatching(/not a header name/) },
+      { field: 'webhook_config.headers.Authorization', message: 'is set by Vigil: use auth_token' },
+    ]);
+    expect(
+      alertInputSchema.parse({
+        ...minimal,
+        webhook_config: { url: 'https://x.example', headers: { 'X-Team': 'desk 1\tops ~!' } },
+      }).webhook_config?.headers,
+    ).toEqual({ 'X-Team': 'desk 1\tops ~!' });
+  });
+
+  it('refuses a webhook URL that carries credentials', () => {
+    expect(fail({ ...minimal, webhook_config: { url: 'https://user:pw@x.example/in' } })).toEqual([
+      { field: 'webhook_config.url', message: 'must not carry credentials: use auth_token or headers' },
+    ]);
+  });
+
+  it('refuses a bot token that is not one path segment, without quoting it', () => {
+    const chat = (bot_token: string) =>
+      fail({ ...minimal, delivery_methods: ['chat'], chat_config: { chat_ids: ['1'], bot_token } });
+    for (const token of [
+      '123:abc/../../admin',
+      '123:abc?x=1',
+      '123:abc#frag',
+      '123..abc',
+      '123:abc%2F',
+      '123 abc',
+      'x\\y',
+    ]) {
+      const issues = chat(token);
+      expect(
+        issues.map((i) => i.field),
+        token,
+      ).toEqual(['chat_config.bot_token']);
+      expect(JSON.stringify(issues)).not.toContain(token);
+    }
+    expect(
+      alertInputSchema.parse({
+        ...minimal,
+        delivery_methods: ['chat'],
+        chat_config: { chat_ids: ['1'], bot_token: '123456:AAH-x_y.z~' },
+      }).chat_config?.bot_token,
+    ).toBe('123456:AAH-x_y.z~');
   });
 
   it('reads the threshold trigger kinds with their defaults', () => {

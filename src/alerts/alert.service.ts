@@ -18,14 +18,21 @@ import {
   type SecretName,
   type StoredSecrets,
 } from './alert.model.ts';
-import { InvalidAlertError } from './alerts.errors.ts';
+import {
+  type DestinationSettings,
+  destinationIssues,
+  NO_DESTINATION_SETTINGS,
+} from './alert-destinations.rules.ts';
+import { InvalidAlertError, TooManyAlertsError } from './alerts.errors.ts';
 import {
   type AlertWrite,
+  countAlerts,
   deleteAlert,
   deleteAlertRecords,
   findAlert,
   insertAlert,
   listAlerts,
+  lockOwnerAlerts,
   setAlertEnabled,
   updateAlert,
 } from './alerts.repository.ts';
@@ -41,6 +48,10 @@ export interface AlertServiceOptions {
   readonly secrets: SecretBox;
   /** Checks a custom condition when one is written (the FK-DSL, through its port). */
   readonly conditions?: Pick<ConditionPort, 'check'>;
+  /** The server's settings an alert's destinations and logins are checked against (none: nothing allowed). */
+  readonly destinations?: DestinationSettings;
+  /** ALERTS_MAX_PER_OWNER (unbounded when not given). */
+  readonly maxPerOwner?: number;
 }
 
 export const MAX_ATTEMPTS_LISTED = 1_000;
@@ -52,10 +63,24 @@ export class AlertService {
     this.#o = options;
   }
 
+  /**
+   * Stores a new alert, unless its owner has ALERTS_MAX_PER_OWNER already (TOO_MANY_ALERTS). The
+   * count and the insert run in one transaction holding a lock per owner, so concurrent creates of
+   * one owner are counted one after the other and never overshoot the limit.
+   */
   async create(principal: Principal, definition: AlertDefinition): Promise<Alert> {
     this.#checkCondition(definition);
-    const write = this.#write(principal.id, definition, {});
-    const alert = await insertAlert(this.#o.db, write);
+    const write = await this.#write(principal.id, definition, {});
+    const limit = this.#o.maxPerOwner;
+    const alert = await this.#o.db.transaction(async (tx) => {
+      if (limit !== undefined) await lockOwnerAlerts(tx, principal.id);
+      const inserted = await insertAlert(tx, write);
+      // Counted with the new row (a duplicate id is refused as such first); over the limit, the
+      // transaction rolls the insert back.
+      if (inserted && limit !== undefined && (await countAlerts(tx, principal.id)) > limit)
+        throw new TooManyAlertsError(limit);
+      return inserted;
+    });
     if (!alert)
       throw new ValidationError('alert_id', `an alert with id ${JSON.stringify(definition.id)} exists`);
     this.#o.logger.info({ alertId: alert.id, owner: alert.owner }, 'alert created');
@@ -89,7 +114,7 @@ export class AlertService {
       );
     }
     const stored = await this.get(principal, id);
-    const write = this.#write(principal.id, definition, this.secretsOf(stored));
+    const write = await this.#write(principal.id, definition, this.secretsOf(stored));
     const alert = await updateAlert(this.#o.db, write);
     if (!alert) throw new NotFoundError('alert', id);
     return alert;
@@ -138,8 +163,12 @@ export class AlertService {
     }
   }
 
-  #write(owner: string, definition: AlertDefinition, kept: AlertSecrets): AlertWrite {
+  /** The row to store; InvalidAlertError when a destination or login is one that may not be used. */
+  async #write(owner: string, definition: AlertDefinition, kept: AlertSecrets): Promise<AlertWrite> {
     const secrets = secretsToStore(definition, kept);
+    const settings = this.#o.destinations ?? NO_DESTINATION_SETTINGS;
+    const issues = await destinationIssues(definition, secrets, settings);
+    if (issues.length > 0) throw new InvalidAlertError(issues);
     return {
       owner,
       definition,

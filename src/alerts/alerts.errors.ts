@@ -18,3 +18,14 @@ export class InvalidAlertError extends AppError {
     );
   }
 }
+
+/** The owner has as many alerts as ALERTS_MAX_PER_OWNER allows (429 on REST). */
+export class TooManyAlertsError extends AppError {
+  constructor(limit: number) {
+    super(
+      'TOO_MANY_ALERTS',
+      `this owner has ${limit} alerts, the most it may have (ALERTS_MAX_PER_OWNER); delete one to create another`,
+      { limit, setting: 'ALERTS_MAX_PER_OWNER' },
+    );
+  }
+}

@@ -24,6 +24,7 @@ export interface AlertsConfig {
     readonly allowedHosts: readonly string[];
     readonly timeoutMs: number;
     readonly maxAttempts: number;
+    readonly maxPerOwner: number;
     readonly secretsKey: string | undefined;
   };
   readonly smtp: {
@@ -32,6 +33,7 @@ export interface AlertsConfig {
     readonly user: string | undefined;
     readonly password: string | undefined;
     readonly fromEmail: string | undefined;
+    readonly plaintextAuthHosts: readonly string[];
   };
   readonly chat: { readonly botToken: string | undefined; readonly apiBaseUrl: string };
   readonly database: { readonly url: string | undefined; readonly dataDir: string };
@@ -62,12 +64,15 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
   const logger = deps.logger.child({ component: 'alerts' });
   const { config, database, jobs, clock } = deps;
   const conditions = fkDslConditions(deps.fkDsl, deps.marketData);
+  const allowedHosts = parseAllowedHosts([...config.alerts.allowedHosts]);
   const store = new AlertService({
     db: database.db,
     clock,
     logger,
     secrets: new SecretBox(secretsKeyFor(config)),
     conditions,
+    destinations: { allowedHosts, smtp: config.smtp },
+    maxPerOwner: config.alerts.maxPerOwner,
   });
   const connections = new PinnedConnections();
   const deliver = createDeliverer((alert) => store.secretsOf(alert), {
@@ -75,8 +80,9 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     chat: config.chat,
     options: {
       timeoutMs: config.alerts.timeoutMs,
-      allowedHosts: parseAllowedHosts([...config.alerts.allowedHosts]),
+      allowedHosts,
       connections,
+      smtp: config.smtp,
     },
   });
   const firing = new AlertFiring({ database, jobs, clock, logger });

@@ -26,6 +26,11 @@ export const alertsModule = defineModule<AlertsDeps>({
       description:
         'The alert holds a secret (a password or token) and the server has no SECRETS_KEY to seal it with (a Postgres server needs one; the embedded database generates its own).',
     },
+    TOO_MANY_ALERTS: {
+      status: 429,
+      description:
+        'The owner already has ALERTS_MAX_PER_OWNER alerts (`details.limit`, `details.setting`); delete one to create another.',
+    },
     SECRETS_UNREADABLE: {
       status: 500,
       description: "An alert's stored secrets cannot be opened with this SECRETS_KEY (the key was changed).",

@@ -4,7 +4,7 @@
  * (secrets.ts); the rules around these statements (ownership, secrets kept or removed) are the
  * service's.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../platform/db/database.ts';
 import type { Alert, AlertDefinition, AlertKey, StoredSecrets, TriggerType } from './alert.model.ts';
 import { configOfStored, storedConfig } from './alert-config.wire.ts';
@@ -74,6 +74,22 @@ export async function insertAlert(db: Executor, write: AlertWrite): Promise<Aler
     .onConflictDoNothing()
     .returning();
   return row ? alertOfRow(row) : null;
+}
+
+/**
+ * Serialises the creates of one owner until the transaction ends, so a burst of concurrent creates
+ * cannot all pass the count before any of them is inserted.
+ */
+export async function lockOwnerAlerts(tx: Executor, owner: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`alerts:${owner}`}, 0))`);
+}
+
+export async function countAlerts(db: Executor, owner: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(alerts)
+    .where(eq(alerts.owner, owner));
+  return Number(row?.n ?? 0);
 }
 
 /** Replaces the alert's definition; null when there is no such alert. */

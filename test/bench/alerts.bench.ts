@@ -86,6 +86,8 @@ const ENV = {
   WATCHDOGS_RUN: 'false',
   ALERT_DELIVERY_ALLOWED_HOSTS: '127.0.0.1',
   RATE_LIMIT_MAX: '1000000',
+  // Every alert of the run belongs to the one anonymous owner.
+  ALERTS_MAX_PER_OWNER: '100000',
 };
 
 export async function onPglite(modules: Modules): Promise<Result> {

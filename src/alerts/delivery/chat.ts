@@ -13,6 +13,7 @@
  *
  * The token is part of the URL: no error text contains the URL, and every text is redacted.
  */
+import { chatEndpoint } from './chat-endpoint.ts';
 import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
 import { pinnedRequest } from './pinned-http.ts';
 import { chatText } from './render.ts';
@@ -55,7 +56,7 @@ async function deliver(
   const guarded = await guardHost(options, base.hostname, 'chat API', elapsed);
   if (!guarded.ok) return guarded.outcome;
   const { pinned } = guarded;
-  const url = new URL(`${base.pathname.replace(/\/+$/, '')}/bot${target.botToken}/sendMessage`, base);
+  const url = chatEndpoint(base, target.botToken);
   const text = chatText(ctx);
   const refused: string[] = [];
   let lastCode: number | null = null;

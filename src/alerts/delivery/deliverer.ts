@@ -13,14 +13,11 @@ import {
 import { sendChat } from './chat.ts';
 import type { AttemptOutcome, AttemptRequest, Deliverer } from './delivery.model.ts';
 import { sendEmail } from './email.ts';
+import { loginFields, type SmtpServerSettings, smtpLoginOf } from './smtp-credentials.rules.ts';
 import type { ChatTarget, DeliveryContext, DeliveryOptions, EmailTarget, WebhookTarget } from './types.ts';
 import { sendWebhook } from './webhook.ts';
 
-export interface SmtpDefaults {
-  readonly host: string | undefined;
-  readonly port: number;
-  readonly user: string | undefined;
-  readonly password: string | undefined;
+export interface SmtpDefaults extends SmtpServerSettings {
   readonly fromEmail: string | undefined;
 }
 
@@ -120,14 +117,12 @@ export function emailTarget(
   if (!host) return { missing: 'no SMTP host: set email_config.smtp_host or SMTP_HOST' };
   if (!fromEmail) return { missing: 'no sender: set email_config.from_email or SMTP_FROM_EMAIL' };
   const ownHost = config.smtpHost !== undefined;
-  const user = config.smtpUser ?? (ownHost ? undefined : smtp.user);
-  const password = secrets.smtpPassword ?? (ownHost ? undefined : smtp.password);
   return {
     target: {
       smtpHost: host,
       smtpPort: config.smtpPort ?? (ownHost ? DEFAULT_SMTP_PORT : smtp.port),
-      ...(user ? { smtpUser: user } : {}),
-      ...(password ? { smtpPassword: password } : {}),
+      // The server's login only on the server's own connection (smtp-credentials.rules.ts).
+      ...loginFields(smtpLoginOf(config, secrets.smtpPassword, smtp), smtp),
       useTls: config.useTls,
       fromEmail,
       toEmails: [...config.toEmails],

@@ -12,6 +12,7 @@
 import { isIP } from 'node:net';
 import { networkReason, redactOutcome } from './outcome.ts';
 import { emailHtml, emailSubject, emailText } from './render.ts';
+import { NO_SMTP_SERVER, smtpLoginRefusal } from './smtp-credentials.rules.ts';
 import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOutcome, EmailOptions, EmailTarget } from './types.ts';
 
@@ -42,6 +43,9 @@ async function deliver(
   const elapsed = () => Math.round(clock() - started);
   if (ctx.signal.aborted)
     return { status: 'retry', responseCode: null, latencyMs: 0, error: 'aborted before sending' };
+  // Before any lookup or connection: a login that must not go to this connection fails for good.
+  const refused = smtpLoginRefusal(target, options.smtp ?? NO_SMTP_SERVER);
+  if (refused) return { status: 'failed', responseCode: null, latencyMs: elapsed(), error: refused };
   const guarded = await guardHost(options, target.smtpHost, 'SMTP host', elapsed);
   if (!guarded.ok) return guarded.outcome;
   const address = guarded.pinned.addresses[0]?.address ?? target.smtpHost;

@@ -5,6 +5,7 @@
  */
 import type { AlertEvent } from '../alert-event.model.ts';
 import type { PinnedConnections } from './pinned-http.ts';
+import type { SmtpServerSettings } from './smtp-credentials.rules.ts';
 import type { AllowedHosts, Resolver } from './ssrf.ts';
 
 export interface DeliveryAlert {
@@ -35,6 +36,8 @@ export interface EmailTarget {
   smtpPassword?: string;
   /** false: plain SMTP (a local relay); true: TLS required (STARTTLS, or implicit TLS). */
   useTls: boolean;
+  /** The login is the server's SMTP_USER and SMTP_PASSWORD (the sender checks the connection is the server's). */
+  serverLogin?: boolean;
   /** TLS from the first byte instead of STARTTLS; defaults to `smtpPort === 465`. */
   implicitTls?: boolean;
   fromEmail: string;
@@ -73,6 +76,8 @@ export interface DeliveryOptions {
   readonly monotonic?: () => number;
   /** HTTP connections kept between attempts (see pinned-http.ts); one connection per request without. */
   readonly connections?: PinnedConnections;
+  /** SMTP_* and SMTP_PLAINTEXT_AUTH_HOSTS, where an email login may go (smtp-credentials.rules.ts); none: no server login, no clear-text password. */
+  readonly smtp?: SmtpServerSettings;
 }
 
 export interface EmailOptions extends DeliveryOptions {

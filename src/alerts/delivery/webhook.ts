@@ -6,10 +6,10 @@
  * - `X-Vigil-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">` with the signing secret,
  *   so a receiver can check origin and freshness (reject old timestamps to stop replays);
  * - `Authorization: Bearer <authToken>` when an auth token is set.
- * Custom headers are sent too, except the ones Vigil owns: Host, Content-Length, Content-Type,
- * Transfer-Encoding, Connection, Authorization (when a token is set) and X-Vigil-*. Those, and
- * malformed names or values, are dropped (the alert schema already refuses them on input; this
- * is the last line for rows written before that rule).
+ * Custom headers are sent too, except the ones no client sends as written (hop-by-hop and framing
+ * headers, values that are not printable ASCII; see webhook-headers.rules.ts), Content-Type,
+ * Authorization (when a token is set) and X-Vigil-*. Those are dropped (the alert schema refuses
+ * them on input; this is the last line for rows written before that rule).
  *
  * Redirects are not followed (the new address would escape the SSRF check): a 3xx fails, naming
  * where it pointed. 2xx delivered; 408, 429 and 5xx retried (honouring Retry-After); other 4xx fail.
@@ -20,11 +20,9 @@ import { pinnedRequest } from './pinned-http.ts';
 import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOptions, DeliveryOutcome, WebhookTarget } from './types.ts';
 import { webhookBody } from './webhook-body.wire.ts';
+import { unsendableHeader } from './webhook-headers.rules.ts';
 
 const MAX_ANSWER_BYTES = 4 * 1024;
-const OWN_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
-const HEADER_VALUE = /^[^\r\n\0]*$/;
 
 /** The signature header's value for `body` sent at `timestamp` (unix seconds). */
 export function signature(secret: string, timestamp: number, body: string): string {
@@ -40,9 +38,8 @@ export function webhookHeaders(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(target.headers)) {
     const lower = name.toLowerCase();
-    if (OWN_HEADERS.has(lower) || lower.startsWith('x-vigil-')) continue;
     if (lower === 'authorization' && target.authToken) continue;
-    if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value)) continue;
+    if (unsendableHeader(name, value)) continue;
     headers[lower] = value;
   }
   const timestamp = Math.floor(ctx.now.getTime() / 1_000);

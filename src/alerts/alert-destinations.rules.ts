@@ -1,0 +1,47 @@
+/**
+ * What an alert's delivery settings must satisfy beyond the wire schema, judged against the
+ * server's settings when the alert is written: settings that could never be delivered, or would
+ * send a credential where it must not go, are refused with the field and the reason instead of
+ * failing at every attempt. (The senders apply the same rules again; host names are checked when
+ * delivering, since what they resolve to can change.)
+ */
+import type { AlertSecrets, DeliveryConfigs } from './alert.model.ts';
+import type { FieldIssue } from './alerts.errors.ts';
+import { literalHostRefusal } from './delivery/literal-host.ts';
+import { loginIssue, NO_SMTP_SERVER, type SmtpServerSettings } from './delivery/smtp-credentials.rules.ts';
+import { type AllowedHosts, NO_ALLOWED_HOSTS } from './delivery/ssrf.ts';
+
+export interface DestinationSettings {
+  /** ALERT_DELIVERY_ALLOWED_HOSTS, parsed. */
+  readonly allowedHosts: AllowedHosts;
+  /** SMTP_* and SMTP_PLAINTEXT_AUTH_HOSTS. */
+  readonly smtp: SmtpServerSettings;
+}
+
+export const NO_DESTINATION_SETTINGS: DestinationSettings = {
+  allowedHosts: NO_ALLOWED_HOSTS,
+  smtp: NO_SMTP_SERVER,
+};
+
+/** Every problem of the alert's destinations and logins (`secrets`: the ones it will be stored with). */
+export async function destinationIssues(
+  configs: DeliveryConfigs,
+  secrets: AlertSecrets,
+  settings: DestinationSettings,
+): Promise<FieldIssue[]> {
+  const issues: FieldIssue[] = [];
+  const { email, webhook } = configs;
+  if (webhook) {
+    const refused = await literalHostRefusal(new URL(webhook.url).hostname, settings.allowedHosts);
+    if (refused) issues.push({ field: 'webhook_config.url', message: `refused: ${refused}` });
+  }
+  if (email) {
+    if (email.smtpHost !== undefined) {
+      const refused = await literalHostRefusal(email.smtpHost, settings.allowedHosts);
+      if (refused) issues.push({ field: 'email_config.smtp_host', message: `refused: ${refused}` });
+    }
+    const login = loginIssue(email, secrets.smtpPassword, settings.smtp);
+    if (login) issues.push({ field: `email_config.${login.field}`, message: login.message });
+  }
+  return issues;
+}
