@@ -1,7 +1,13 @@
 import { builder } from '../builder.ts';
 import { enumValues } from '../platform/graphql/enum-values.ts';
+import { WatchdogNameEnum } from '../watchdogs/watchdogs.graphql.ts';
 import { AlertDeliveryMethodEnum } from './alert-types.graphql.ts';
-import type { AttemptStatus, DeliveryAttempt, TestSendResult } from './delivery/delivery.model.ts';
+import type {
+  AttemptStatus,
+  DeliveredEvent,
+  DeliveryAttempt,
+  TestSendResult,
+} from './delivery/delivery.model.ts';
 
 /** The delivery record of an alert and the answer of a test-send. */
 
@@ -15,22 +21,52 @@ const AttemptStatusEnum = builder.enumType('AlertAttemptStatus', {
   }),
 });
 
+const TARGET_DESCRIPTION =
+  'Where it went: the chat id, the email recipient or the webhook URL (each target is a delivery of its own). Null on deliveries recorded before deliveries were per target, which went to every target of their method.';
+
+const DeliveredEventRef = builder.objectRef<DeliveredEvent>('AlertDeliveredEvent').implement({
+  description: 'The event a delivery carried. Value object: not normalised (it belongs to its delivery).',
+  fields: (t) => ({
+    eventId: t.exposeString('id', {
+      description: 'The event id (`event.event_id` of the webhook body; a test-send’s starts with `test-`).',
+    }),
+    type: t.exposeString('type', {
+      description:
+        'The event type as the webhook body spells it: a watchdog event type (`flash_crash`, ...) or the alert’s own trigger (`price_threshold`, `volume_threshold`, `custom_condition`).',
+    }),
+    watchdog: t.field({
+      type: WatchdogNameEnum,
+      nullable: true,
+      description: 'The watchdog that emitted it; null for the alerts’ own triggers.',
+      resolve: (e) => e.watchdog,
+    }),
+  }),
+});
+
 export const DeliveryAttemptRef = builder.objectRef<DeliveryAttempt>('AlertDeliveryAttempt').implement({
   description:
-    'One attempt to deliver an alert by one method (retries are further attempts of the same delivery).',
+    'One attempt to deliver an alert to one target (retries are further attempts of the same delivery).',
   fields: (t) => ({
     id: t.id({
       description: 'Stable id: `deliveryId:attempt`.',
       resolve: (d) => `${d.deliveryId}:${d.attempt}`,
     }),
     deliveryId: t.exposeString('deliveryId', {
-      description: 'The delivery (one per method per firing; the X-Vigil-Delivery header of webhooks).',
+      description:
+        'The delivery (one per target per firing; the X-Vigil-Delivery header of webhooks and emails).',
     }),
     attempt: t.exposeInt('attempt', { description: 'Attempt number, from 1.' }),
     method: t.field({
       type: AlertDeliveryMethodEnum,
       description: 'How it was sent.',
       resolve: (d) => d.method,
+    }),
+    target: t.exposeString('target', { nullable: true, description: TARGET_DESCRIPTION }),
+    event: t.field({
+      type: DeliveredEventRef,
+      nullable: true,
+      description: 'The event it delivered; null when its firing is no longer stored.',
+      resolve: (d) => d.event,
     }),
     status: t.field({ type: AttemptStatusEnum, description: 'How it ended.', resolve: (d) => d.status }),
     responseCode: t.exposeInt('responseCode', {
@@ -49,12 +85,16 @@ export const DeliveryAttemptRef = builder.objectRef<DeliveryAttempt>('AlertDeliv
 
 export const TestResultRef = builder.objectRef<TestSendResult>('AlertTestResult').implement({
   description:
-    'The outcome of a test-send by one method (recorded, not retried). Value object: not normalised.',
+    'The outcome of a test-send to one target (recorded, not retried). Value object: not normalised.',
   fields: (t) => ({
     method: t.field({
       type: AlertDeliveryMethodEnum,
       description: 'How it was sent.',
       resolve: (r) => r.method,
+    }),
+    target: t.exposeString('target', {
+      nullable: true,
+      description: 'The chat id, email recipient or webhook URL; null when the method has no configuration.',
     }),
     deliveryId: t.exposeString('deliveryId', { description: 'Its delivery id (in alertDeliveries).' }),
     status: t.field({ type: AttemptStatusEnum, description: 'How it ended.', resolve: (r) => r.status }),
@@ -75,7 +115,7 @@ export const TestSendRef = builder
       alertId: t.exposeString('alertId', { description: 'The alert tested.' }),
       results: t.field({
         type: [TestResultRef],
-        description: 'One per delivery method.',
+        description: 'One per target of each delivery method.',
         resolve: (s) => s.results,
       }),
     }),

@@ -16,8 +16,9 @@ export const ALERT_FIELDS =
   'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
   'cooldownSeconds createdAt updatedAt lastTriggered triggerCount owner';
 
-export const ATTEMPT_FIELDS = 'deliveryId attempt method status responseCode latencyMs error attemptedAt';
-export const TEST_FIELDS = 'alertId results { method deliveryId status responseCode latencyMs error }';
+export const ATTEMPT_FIELDS =
+  'deliveryId attempt method target event { eventId type watchdog } status responseCode latencyMs error attemptedAt';
+export const TEST_FIELDS = 'alertId results { method target deliveryId status responseCode latencyMs error }';
 
 export interface TriggerData {
   readonly type: string;
@@ -72,6 +73,12 @@ export interface AttemptData {
   readonly deliveryId: string;
   readonly attempt: number;
   readonly method: string;
+  readonly target: string | null;
+  readonly event: {
+    readonly eventId: string;
+    readonly type: string;
+    readonly watchdog: string | null;
+  } | null;
   readonly status: string;
   readonly responseCode: number | null;
   readonly latencyMs: number;
@@ -81,7 +88,7 @@ export interface AttemptData {
 
 export interface TestSendData {
   readonly alertId: string;
-  readonly results: ReadonlyArray<Omit<AttemptData, 'attempt' | 'attemptedAt'>>;
+  readonly results: ReadonlyArray<Omit<AttemptData, 'attempt' | 'attemptedAt' | 'event'>>;
 }
 
 /** The alert's fields as variables, each passed to its `AlertInput` field. */

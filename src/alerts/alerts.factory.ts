@@ -13,6 +13,7 @@ import { ConditionEvaluator } from './conditions.ts';
 import { createDeliverer } from './delivery/deliverer.ts';
 import { DeliveryRunner } from './delivery/delivery.runner.ts';
 import { PinnedConnections } from './delivery/pinned-http.ts';
+import { SmtpPools } from './delivery/smtp-pools.ts';
 import { parseAllowedHosts } from './delivery/ssrf.ts';
 import { AlertFiring } from './firing.ts';
 import { fkDslConditions } from './fk-dsl-conditions.ts';
@@ -75,6 +76,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     maxPerOwner: config.alerts.maxPerOwner,
   });
   const connections = new PinnedConnections();
+  const mailPools = new SmtpPools();
   const deliver = createDeliverer((alert) => store.secretsOf(alert), {
     smtp: config.smtp,
     chat: config.chat,
@@ -83,6 +85,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
       allowedHosts,
       connections,
       smtp: config.smtp,
+      mailPools,
     },
   });
   const firing = new AlertFiring({ database, jobs, clock, logger });
@@ -105,7 +108,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     firing,
     runner,
     deliver,
-    connections,
+    connections: { close: async () => void (await Promise.all([connections.close(), mailPools.close()])) },
     thresholds: new ThresholdEvaluator({ db, clock, logger, marketData: deps.marketData, firing }),
     conditions: new ConditionEvaluator({ db, clock, logger, port: conditions, firing }),
     events: (listener) => deps.watchdogs.subscribe(ANY_EVENT, listener),

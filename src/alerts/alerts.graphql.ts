@@ -127,7 +127,7 @@ builder.mutationField('testAlert', (t) =>
   t.field({
     type: TestSendRef,
     description:
-      'Sends a sample event through each of the alert’s methods now (even when it is disabled or cooling down) and answers with one result per method; the attempts are recorded and not retried.',
+      'Sends a sample event through each of the alert’s methods now (even when it is disabled or cooling down) and answers with one result per target (each chat id, recipient and webhook); the attempts are recorded and not retried.',
     args: { id: t.arg.string({ required: true, description: 'The alert id (`alertId`).' }) },
     resolve: async (_root, { id }, ctx) => ({
       alertId: id,

@@ -200,13 +200,13 @@ export function alertsRoutes<Deps>(): ModuleRoute<Deps>[] {
       'POST',
       `${one}/test`,
       test,
-      'Send a sample event by each method now: {alert_id, results:[{method, delivery_id, status, response_code, latency_ms, error}]}.',
+      'Send a sample event to every target of each method now: {alert_id, results:[{method, target, delivery_id, status, response_code, latency_ms, error}]}.',
     ),
     route(
       'GET',
       `${one}/deliveries`,
       deliveries,
-      `Delivery attempts, newest first (?limit=1..${MAX_DELIVERY_LIMIT}, default 100).`,
+      `Delivery attempts, newest first, each with its target and event (?limit=1..${MAX_DELIVERY_LIMIT}, default 100).`,
     ),
   ];
 }

@@ -53,9 +53,20 @@ const alertSchema = z.object({
 });
 
 const attemptSchema = z.object({
-  delivery_id: z.string(),
+  delivery_id: z.string().describe('One per target per firing; the X-Vigil-Delivery header'),
   attempt: z.number().int().optional(),
   method: z.enum(DELIVERY_METHODS),
+  target: z
+    .string()
+    .nullable()
+    .describe(
+      'Chat id, email recipient or webhook URL; null on deliveries recorded before they were per target',
+    ),
+  event: z
+    .object({ event_id: z.string(), type: z.string(), watchdog: z.string().nullable() })
+    .nullable()
+    .optional()
+    .describe('The event delivered'),
   status: z.enum(['delivered', 'retry', 'failed']),
   response_code: z.number().int().nullable(),
   latency_ms: z.number().int().describe('Milliseconds'),
@@ -190,7 +201,7 @@ const testAlert: ToolDefinition<{ testAlert: TestSendData }> = {
   name: 'test-alert',
   title: 'Test-send an alert',
   description:
-    'Sends a sample event by each of the alert’s methods now (even when disabled or cooling down) and answers with one result per method; the attempts are recorded, not retried.',
+    'Sends a sample event by each of the alert’s methods now (even when disabled or cooling down) and answers with one result per target (each chat id, recipient and webhook); the attempts are recorded, not retried.',
   document: TEST_ALERT,
   arguments: { alert_id: idArgument },
   result: (data) => testSendWire(data.testAlert),
@@ -201,7 +212,8 @@ const testAlert: ToolDefinition<{ testAlert: TestSendData }> = {
 const getAlertDeliveries: ToolDefinition<{ alertDeliveries: AttemptData[] }> = {
   name: 'get-alert-deliveries',
   title: 'Alert delivery record',
-  description: 'Every delivery attempt of one of your alerts (test-sends too), newest first.',
+  description:
+    'Every delivery attempt of one of your alerts (test-sends too), newest first, each naming its target and event.',
   document: ALERT_DELIVERIES,
   arguments: {
     alert_id: idArgument,

@@ -241,6 +241,8 @@ describe('alert wire <-> GraphQL', () => {
       deliveryId: 'd-1',
       attempt: 2,
       method: 'WEBHOOK',
+      target: 'https://hooks.example.com/x',
+      event: { eventId: 'ev-1', type: 'flash_crash', watchdog: 'PRICE_ANOMALY' },
       status: 'RETRY',
       responseCode: 503,
       latencyMs: 12,
@@ -251,13 +253,15 @@ describe('alert wire <-> GraphQL', () => {
       delivery_id: 'd-1',
       attempt: 2,
       method: 'webhook',
+      target: 'https://hooks.example.com/x',
+      event: { event_id: 'ev-1', type: 'flash_crash', watchdog: 'price_anomaly' },
       status: 'retry',
       response_code: 503,
       latency_ms: 12,
       error: 'HTTP 503',
       attempted_at: '2025-06-11T15:00:00.000Z',
     });
-    const { attempt: _a, attemptedAt: _t, ...result } = attempt;
+    const { attempt: _a, attemptedAt: _t, event: _e, ...result } = attempt;
     expect(
       testSendWire({ alertId: 'a-1', results: [{ ...result, status: 'DELIVERED', error: null }] }),
     ).toEqual({
@@ -265,6 +269,7 @@ describe('alert wire <-> GraphQL', () => {
       results: [
         {
           method: 'webhook',
+          target: 'https://hooks.example.com/x',
           delivery_id: 'd-1',
           status: 'delivered',
           response_code: 503,

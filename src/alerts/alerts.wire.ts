@@ -238,10 +238,17 @@ function triggerView(t: TriggerData): TriggerView {
 
 /** An `AlertDeliveryAttempt` (ATTEMPT_FIELDS) in the wire shape. */
 export function attemptWire(attempt: AttemptData) {
+  const { event } = attempt;
   return {
     delivery_id: attempt.deliveryId,
     attempt: attempt.attempt,
     method: fromMethod(attempt.method),
+    target: attempt.target,
+    event: event && {
+      event_id: event.eventId,
+      type: event.type,
+      watchdog: event.watchdog === null ? null : fromWatchdog(event.watchdog),
+    },
     status: fromStatus(attempt.status),
     response_code: attempt.responseCode,
     latency_ms: attempt.latencyMs,
@@ -256,6 +263,7 @@ export function testSendWire(test: TestSendData) {
     alert_id: test.alertId,
     results: test.results.map((r) => ({
       method: fromMethod(r.method),
+      target: r.target,
       delivery_id: r.deliveryId,
       status: fromStatus(r.status),
       response_code: r.responseCode,

@@ -1,8 +1,9 @@
 /**
  * The firings' statements. At the heart of firing (see firing.ts), for every matched alert, in one
  * statement: the (alert, event) firing row is inserted (only the first instance to try gets it),
- * the cooldown taken where it has passed, and one pending delivery stored per method of each alert
- * that fired. Its text is the same however many alerts match (each list is one array parameter).
+ * the cooldown taken where it has passed, and one pending delivery stored per target (chat id,
+ * recipient, webhook) of each method of each alert that fired. Its text is the same however many
+ * alerts match (each list is one array parameter).
  * A firing keeps its event as delivered (alert-event.wire.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,7 @@ import type { AlertKey } from './alert.model.ts';
 import type { AlertEvent } from './alert-event.model.ts';
 import { alertEventWire } from './alert-event.wire.ts';
 import { alertDeliveries, alertFirings, alerts } from './alerts.sql.ts';
+import { deliveryUnitsSql } from './delivery/delivery.repository.ts';
 
 /** One firing this instance inserted. */
 export interface ClaimedFiring {
@@ -21,7 +23,7 @@ export interface ClaimedFiring {
   readonly alertId: string;
   /** The cooldown had passed: the alert fired. Otherwise the firing is held by the cooldown. */
   readonly taken: boolean;
-  /** The deliveries stored for it (one per method), empty when not taken. */
+  /** The deliveries stored for it (one per target of each method), empty when not taken. */
   readonly deliveryIds: readonly string[];
 }
 
@@ -59,11 +61,12 @@ export async function claimFirings(
       where a.owner = f.owner and a.id = f.alert_id and a.enabled
         and (a.last_triggered is null
           or a.last_triggered <= ${at}::timestamptz - make_interval(secs => a.cooldown_seconds))
-      returning f.id as firing_id, a.owner, a.id, a.delivery_methods
+      returning f.id as firing_id, a.owner, a.id, a.delivery_methods, a.config
     ), d as (
-      insert into ${alertDeliveries} (id, firing_id, owner, alert_id, method, status, attempts, created_at, updated_at)
-      select gen_random_uuid()::text, t.firing_id, t.owner, t.id, method, 'pending', 0, ${at}::timestamptz, ${at}::timestamptz
-      from t cross join lateral jsonb_array_elements_text(t.delivery_methods) as method
+      -- One delivery per target (chat id, recipient, webhook) of each method: delivery/targets.ts.
+      insert into ${alertDeliveries} (id, firing_id, owner, alert_id, method, target, status, attempts, created_at, updated_at)
+      select gen_random_uuid()::text, t.firing_id, t.owner, t.id, unit.method, unit.target, 'pending', 0, ${at}::timestamptz, ${at}::timestamptz
+      from t ${deliveryUnitsSql(sql`t.delivery_methods`, sql`t.config`)}
       returning id, firing_id
     )
     select f.id as firing_id, f.owner, f.alert_id, t.firing_id is not null as taken,

@@ -1,12 +1,13 @@
 /**
  * Chat delivery through a Telegram-compatible bot API: POST {apiBaseUrl}/bot<token>/sendMessage
- * to every chat id, as MarkdownV2 with every reserved character escaped.
+ * to the target's chat ids, as MarkdownV2 with every reserved character escaped.
  *
- * Several chat ids: the chats are sent to one after the other.
+ * Each chat id is a delivery of its own (targets.ts): an attempt sends to one chat, with its own
+ * deadline and retries, and a chat that accepted is never sent to again. Several chat ids come only
+ * from deliveries stored before that; their chats are sent to one after the other:
  * - An answer worth retrying (429, 5xx, network) stops the attempt at once and asks for a retry;
- *   the next attempt sends to EVERY chat again. Nothing is remembered between attempts, so a chat
- *   that already got the message may get it twice: at-least-once, like the webhook's delivery id
- *   but without one for the bot API to deduplicate on.
+ *   the next attempt sends to EVERY chat again (a chat that already got the message may get it
+ *   twice).
  * - A permanent refusal (a 4xx such as "chat not found" or "can't parse entities") does not stop
  *   the others; the attempt then ends `failed`, naming the refused chats, because resending to
  *   the chats that succeeded would not make the refused ones work.

@@ -14,7 +14,7 @@ import { sendChat } from './chat.ts';
 import type { AttemptOutcome, AttemptRequest, Deliverer } from './delivery.model.ts';
 import { sendEmail } from './email.ts';
 import { loginFields, type SmtpServerSettings, smtpLoginOf } from './smtp-credentials.rules.ts';
-import type { ChatTarget, DeliveryContext, DeliveryOptions, EmailTarget, WebhookTarget } from './types.ts';
+import type { ChatTarget, DeliveryContext, EmailOptions, EmailTarget, WebhookTarget } from './types.ts';
 import { sendWebhook } from './webhook.ts';
 
 export interface SmtpDefaults extends SmtpServerSettings {
@@ -29,7 +29,7 @@ export interface ChatDefaults {
 export interface DelivererSettings {
   readonly smtp: SmtpDefaults;
   readonly chat: ChatDefaults;
-  readonly options: DeliveryOptions;
+  readonly options: EmailOptions;
 }
 
 /** Opens an alert's sealed secrets (AlertService.secretsOf). */
@@ -49,8 +49,10 @@ export function createDeliverer(openSecrets: SecretsOpener, settings: DelivererS
   return async (request: AttemptRequest) => {
     const secrets = openSecrets(request.alert);
     const controller = new AbortController();
-    // The channels bound each exchange; this bounds the attempt, a little later.
-    const timer = setTimeout(() => controller.abort(), settings.options.timeoutMs + 1_000);
+    // The channels bound each exchange; this bounds the attempt, a little later. An email may first
+    // wait up to one timeout for a free connection to its server (smtp-pools.ts).
+    const exchanges = request.method === 'email' ? 2 : 1;
+    const timer = setTimeout(() => controller.abort(), exchanges * settings.options.timeoutMs + 1_000);
     const stop = () => controller.abort();
     request.signal?.addEventListener('abort', stop, { once: true });
     try {
@@ -85,21 +87,45 @@ async function send(
   switch (request.method) {
     case 'email': {
       const email = emailTarget(alert.email, secrets, settings.smtp);
-      return 'missing' in email
-        ? unconfigured(email.missing)
-        : sendEmail(email.target, ctx, settings.options);
+      if ('missing' in email) return unconfigured(email.missing);
+      const to = ownTargets(request, email.target.toEmails);
+      return 'missing' in to
+        ? unconfigured(to.missing)
+        : sendEmail({ ...email.target, toEmails: to.targets }, ctx, settings.options);
     }
     case 'chat': {
       const chat = chatTarget(alert.chat, secrets, settings.chat);
-      return 'missing' in chat ? unconfigured(chat.missing) : sendChat(chat.target, ctx, settings.options);
+      if ('missing' in chat) return unconfigured(chat.missing);
+      const to = ownTargets(request, chat.target.chatIds);
+      return 'missing' in to
+        ? unconfigured(to.missing)
+        : sendChat({ ...chat.target, chatIds: to.targets }, ctx, settings.options);
     }
     case 'webhook': {
       const webhook = webhookTarget(alert.webhook, secrets);
-      return 'missing' in webhook
-        ? unconfigured(webhook.missing)
-        : sendWebhook(webhook.target, ctx, settings.options);
+      if ('missing' in webhook) return unconfigured(webhook.missing);
+      const to = ownTargets(request, [webhook.target.url]);
+      return 'missing' in to ? unconfigured(to.missing) : sendWebhook(webhook.target, ctx, settings.options);
     }
   }
+}
+
+/**
+ * What one delivery sends to: its own target, while the alert still has it (the alert may have been
+ * changed since it fired: a removed recipient or a moved webhook gets nothing, least of all
+ * credentials written for the new one); every target of the method for a delivery stored before
+ * deliveries were per target.
+ */
+export function ownTargets(
+  request: Pick<AttemptRequest, 'method' | 'target'>,
+  current: readonly string[],
+): { readonly targets: string[] } | { readonly missing: string } {
+  if (request.target === null) return { targets: [...current] };
+  if (current.includes(request.target)) return { targets: [request.target] };
+  const what = { email: 'recipient', chat: 'chat id', webhook: 'webhook URL' }[request.method];
+  return {
+    missing: `the ${what} is no longer one of the alert's targets (the alert changed after it fired)`,
+  };
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * Deliveries as the alerts domain records them: one delivery per method per firing, retried as
- * attempts until it is delivered or fails for good; each attempt is kept.
+ * Deliveries as the alerts domain records them: one delivery per target per firing (a chat id, an
+ * email recipient, the webhook), retried as attempts until it is delivered or fails for good; each
+ * attempt is kept. A target that accepted is never sent to again for that firing.
  */
+import type { WatchdogName } from '../../watchdogs/watchdog-event.ts';
 import type { Alert, DeliveryMethod } from '../alert.model.ts';
-import type { AlertEvent } from '../alert-event.model.ts';
+import type { AlertEvent, AlertEventType } from '../alert-event.model.ts';
 
 /** How one attempt ended: delivered, worth another attempt, or failed for good. */
 export const ATTEMPT_STATUSES = ['delivered', 'retry', 'failed'] as const;
@@ -33,6 +35,11 @@ export interface AttemptRequest {
   /** From 1. */
   readonly attempt: number;
   readonly method: DeliveryMethod;
+  /**
+   * The chat id, recipient or webhook URL; null for a delivery stored before deliveries were per
+   * target (it goes to every target of its method).
+   */
+  readonly target: string | null;
   readonly alert: Alert;
   readonly event: AlertEvent;
   /** A test-send's sample (messages say the alert did not fire). */
@@ -44,13 +51,25 @@ export interface AttemptRequest {
 /** Sends one attempt by one method (the channels in this folder); never throws for a failed delivery. */
 export type Deliverer = (request: AttemptRequest) => Promise<AttemptOutcome>;
 
+/** The event a delivery carries, as its record names it. */
+export interface DeliveredEvent {
+  readonly id: string;
+  readonly type: AlertEventType;
+  /** Null for the alerts' own triggers (thresholds, conditions). */
+  readonly watchdog: WatchdogName | null;
+}
+
 /** One attempt of the delivery record. */
 export interface DeliveryAttempt {
-  /** One per method per firing; the same on every retry (the webhook's X-Vigil-Delivery). */
+  /** One per target per firing; the same on every retry (the webhook's X-Vigil-Delivery). */
   readonly deliveryId: string;
   /** From 1. */
   readonly attempt: number;
   readonly method: DeliveryMethod;
+  /** The chat id, recipient or webhook URL; null on deliveries stored before they were per target. */
+  readonly target: string | null;
+  /** The event delivered; null when its firing is gone. */
+  readonly event: DeliveredEvent | null;
   readonly status: AttemptStatus;
   /** HTTP status or SMTP reply code; null when no answer came. */
   readonly responseCode: number | null;
@@ -60,9 +79,11 @@ export interface DeliveryAttempt {
   readonly attemptedAt: Date;
 }
 
-/** The outcome of a test-send by one method (recorded as a delivery of one attempt). */
+/** The outcome of a test-send to one target (recorded as a delivery of one attempt). */
 export interface TestSendResult {
   readonly method: DeliveryMethod;
+  /** The chat id, recipient or webhook URL; null when the method has no configuration. */
+  readonly target: string | null;
   readonly deliveryId: string;
   readonly status: AttemptStatus;
   readonly responseCode: number | null;

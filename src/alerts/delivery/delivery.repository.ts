@@ -2,10 +2,10 @@
  * The deliveries' statements. The two of an attempt are each written for many deliveries at once
  * (the runner batches the attempts that happen together, see statement-batcher.ts): taking
  * deliveries, with their firing and alert, and recording attempts with the deliveries' new state.
- * Beside them: the sweep's search for deliveries to resume, a test-send's record, and the record
- * an owner reads.
+ * Beside them: the targets a firing stores deliveries for, the sweep's search for deliveries to
+ * resume, a test-send's record, and the record an owner reads.
  */
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/database.ts';
 import type { Alert, AlertKey, DeliveryMethod } from '../alert.model.ts';
 import type { AlertEvent } from '../alert-event.model.ts';
@@ -21,12 +21,38 @@ import {
 } from '../alerts.sql.ts';
 import type { AttemptStatus, DeliveryAttempt } from './delivery.model.ts';
 
+/**
+ * The delivery units of an alert that fired, as a lateral join over its row: `methods` is its
+ * `delivery_methods`, `config` its stored `config`. Gives `unit(method, target)`: one row per chat
+ * id, email recipient and webhook URL of each method (each once), or one with a null target for a
+ * method without configuration (its delivery then fails, naming what is missing). targets.ts says
+ * the same in TypeScript.
+ */
+export function deliveryUnitsSql(methods: SQL, config: SQL): SQL {
+  return sql`cross join lateral (
+    select um.method, ut.target
+    from jsonb_array_elements_text(${methods}) as um(method)
+    left join lateral (
+      select distinct target from (
+        select jsonb_array_elements_text(${config}->'chat_config'->'chat_ids') where um.method = 'chat'
+        union all
+        select jsonb_array_elements_text(${config}->'email_config'->'to_emails') where um.method = 'email'
+        union all
+        select ${config}->'webhook_config'->>'url' where um.method = 'webhook'
+      ) as targets(target)
+      where target is not null
+    ) as ut on true
+  ) as unit`;
+}
+
 /** A delivery taken for an attempt; the firing or the alert is null when it was deleted meanwhile. */
 export interface ClaimedDelivery {
   readonly id: string;
   readonly owner: string;
   readonly alertId: string;
   readonly method: DeliveryMethod;
+  /** Null on deliveries stored before deliveries were per target (every target of the method). */
+  readonly target: string | null;
   /** Attempts made before this one. */
   readonly attempts: number;
   readonly firing: { readonly status: FiringStatus; readonly event: AlertEvent } | null;
@@ -64,6 +90,7 @@ export async function claimDeliveries(
         owner: alertDeliveries.owner,
         alertId: alertDeliveries.alertId,
         method: alertDeliveries.method,
+        target: alertDeliveries.target,
         attempts: alertDeliveries.attempts,
       }),
   );
@@ -74,6 +101,7 @@ export async function claimDeliveries(
       owner: claimed.owner,
       alertId: claimed.alertId,
       method: claimed.method,
+      target: claimed.target,
       attempts: claimed.attempts,
       firing: alertFirings,
       alert: alerts,
@@ -89,6 +117,7 @@ export async function claimDeliveries(
         owner: r.owner,
         alertId: r.alertId,
         method: r.method,
+        target: r.target,
         attempts: r.attempts,
         firing: r.firing && { status: r.firing.status, event: alertEventOfStored(r.firing.event) },
         alert: r.alert && alertOfRow(r.alert),
@@ -192,6 +221,7 @@ export interface FinishedDelivery {
   readonly firingId: string;
   readonly alert: AlertKey;
   readonly method: DeliveryMethod;
+  readonly target: string | null;
   readonly outcome: AttemptStatus;
   readonly responseCode: number | null;
   readonly latencyMs: number;
@@ -208,6 +238,7 @@ export async function insertFinishedDelivery(db: Executor, d: FinishedDelivery):
     owner: d.alert.owner,
     alertId: d.alert.id,
     method: d.method,
+    target: d.target,
     status: d.outcome === 'delivered' ? 'delivered' : 'failed',
     attempts: 1,
     lastError: d.error,
@@ -228,19 +259,27 @@ export async function insertFinishedDelivery(db: Executor, d: FinishedDelivery):
   });
 }
 
-/** The attempts of one alert, newest first. */
+/** The attempts of one alert, newest first, each with its delivery's target and event. */
 export async function listAttempts(db: Executor, alert: AlertKey, limit: number): Promise<DeliveryAttempt[]> {
   const t = alertDeliveryAttempts;
   const rows = await db
-    .select()
+    .select({
+      attempt: t,
+      target: alertDeliveries.target,
+      event: alertFirings.event,
+    })
     .from(t)
+    .leftJoin(alertDeliveries, eq(alertDeliveries.id, t.deliveryId))
+    .leftJoin(alertFirings, eq(alertFirings.id, alertDeliveries.firingId))
     .where(and(eq(t.owner, alert.owner), eq(t.alertId, alert.id)))
     .orderBy(desc(t.attemptedAt), desc(t.attempt))
     .limit(limit);
-  return rows.map((r) => ({
+  return rows.map(({ attempt: r, target, event }) => ({
     deliveryId: r.deliveryId,
     attempt: r.attempt,
     method: r.method,
+    target,
+    event: event && { id: event.event_id, type: event.type, watchdog: event.watchdog },
     status: r.status,
     responseCode: r.responseCode,
     latencyMs: r.latencyMs,

@@ -196,6 +196,7 @@ export class DeliveryRunner {
         deliveryId: claimed.id,
         attempt,
         method: claimed.method,
+        target: claimed.target,
         alert,
         event: firing.event,
         test: firing.status === 'test',

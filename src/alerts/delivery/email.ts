@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 import { networkReason, redactOutcome } from './outcome.ts';
 import { emailHtml, emailSubject, emailText } from './render.ts';
 import { NO_SMTP_SERVER, smtpLoginRefusal } from './smtp-credentials.rules.ts';
+import { SMTP_MESSAGES_PER_CONNECTION } from './smtp-pools.ts';
 import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOutcome, EmailOptions, EmailTarget } from './types.ts';
 
@@ -54,7 +55,7 @@ async function deliver(
   const host = target.smtpHost.replace(/^\[(.*)\]$/, '$1');
   // nodemailer loads with the first email (many servers never send one).
   const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport({
+  const transportOptions = {
     // Connect to the checked address; the name stays the TLS server name (SNI and certificate).
     host: address,
     port: target.smtpPort,
@@ -75,18 +76,61 @@ async function deliver(
     disableUrlAccess: true,
     logger: false,
     debug: false,
+  };
+  const message = (signal: AbortSignal) => ({
+    from: target.fromEmail,
+    to: target.toEmails,
+    subject: emailSubject(ctx),
+    text: emailText(ctx),
+    html: emailHtml(ctx),
+    headers: { 'X-Vigil-Delivery': ctx.deliveryId },
+    // Cancels the SMTP dialogue and closes its socket at once (shutdown, deadline).
+    signal,
   });
+  const pools = options.mailPools;
   try {
-    const info = await transport.sendMail({
-      from: target.fromEmail,
-      to: target.toEmails,
-      subject: emailSubject(ctx),
-      text: emailText(ctx),
-      html: emailHtml(ctx),
-      headers: { 'X-Vigil-Delivery': ctx.deliveryId },
-      // Cancels the SMTP dialogue and closes its socket at once (shutdown).
-      signal: ctx.signal,
-    });
+    let info: SentInfo;
+    if (pools && !pools.closed) {
+      const key = {
+        address,
+        port: target.smtpPort,
+        tls: `${transportOptions.secure}/${transportOptions.requireTLS}/${transportOptions.ignoreTLS}`,
+        servername: host,
+        user: target.smtpUser,
+        password: target.smtpPassword,
+      };
+      const pooled = {
+        pool: true,
+        maxConnections: pools.connectionsPerServer,
+        maxMessages: SMTP_MESSAGES_PER_CONNECTION,
+      };
+      const sent = await pools.use(
+        key,
+        () => nodemailer.createTransport({ ...transportOptions, ...pooled }),
+        { signal: ctx.signal, waitMs: options.timeoutMs },
+        // The deadline starts with the transaction, once a connection is free for it.
+        (transport) =>
+          transport.sendMail(message(AbortSignal.any([ctx.signal, AbortSignal.timeout(options.timeoutMs)]))),
+      );
+      if (sent === 'busy') {
+        return {
+          status: 'retry',
+          responseCode: null,
+          latencyMs: elapsed(),
+          error: ctx.signal.aborted
+            ? 'SMTP: aborted before sending'
+            : 'SMTP: no connection to the server was free in time; not sent',
+        };
+      }
+      info = sent;
+    } else {
+      const transport = nodemailer.createTransport(transportOptions);
+      try {
+        info = await transport.sendMail(message(ctx.signal));
+      } finally {
+        transport.close();
+      }
+    }
     const code = replyCode(info.response);
     const rejected = (info.rejected ?? []).map(String);
     return {
@@ -97,9 +141,12 @@ async function deliver(
     };
   } catch (raw) {
     return smtpFailure(raw as SmtpError, ctx.signal.aborted, elapsed());
-  } finally {
-    transport.close();
   }
+}
+
+interface SentInfo {
+  readonly response?: string;
+  readonly rejected?: ReadonlyArray<unknown>;
 }
 
 function replyCode(response: string | undefined): number | null {

@@ -1,16 +1,17 @@
 /**
- * Test-sends: a sample event delivered through each of an alert's methods now, even when the alert
- * is disabled and whatever its cooldown. The attempts are recorded like any other (a firing with
- * status `test`, one delivery of one attempt per method), and not retried.
+ * Test-sends: a sample event delivered to each target of each of an alert's methods now, even when
+ * the alert is disabled and whatever its cooldown. The attempts are recorded like any other (a
+ * firing with status `test`, one delivery of one attempt per target), and not retried.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import type { DatabaseHandle } from '../../platform/db/database.ts';
-import type { Alert, DeliveryMethod } from '../alert.model.ts';
+import type { Alert } from '../alert.model.ts';
 import type { AlertEvent } from '../alert-event.model.ts';
 import { insertTestFiring } from '../firing.repository.ts';
 import type { Deliverer, TestSendResult } from './delivery.model.ts';
 import { insertFinishedDelivery } from './delivery.repository.ts';
+import { type DeliveryUnit, deliveryUnitsOf } from './targets.ts';
 
 export interface TestSendOptions {
   readonly database: DatabaseHandle;
@@ -33,13 +34,13 @@ export function sampleEvent(alert: Alert, now: Date): AlertEvent {
   };
 }
 
-/** Delivers the sample by each of the alert's methods at once; one result per method. */
+/** Delivers the sample to every target of each of the alert's methods at once; one result per target. */
 export async function testSend(o: TestSendOptions, alert: Alert): Promise<TestSendResult[]> {
   const now = o.clock.now();
   const event = sampleEvent(alert, now);
   const firingId = randomUUID();
   await insertTestFiring(o.database.db, { id: firingId, alert, event, at: now });
-  return Promise.all(alert.deliveryMethods.map((method) => sendOne(o, alert, event, firingId, method)));
+  return Promise.all(deliveryUnitsOf(alert).map((unit) => sendOne(o, alert, event, firingId, unit)));
 }
 
 async function sendOne(
@@ -47,11 +48,11 @@ async function sendOne(
   alert: Alert,
   event: AlertEvent,
   firingId: string,
-  method: DeliveryMethod,
+  { method, target }: DeliveryUnit,
 ): Promise<TestSendResult> {
   const deliveryId = randomUUID();
   const started = o.clock.now();
-  const outcome = await o.deliver({ deliveryId, attempt: 1, method, alert, event, test: true });
+  const outcome = await o.deliver({ deliveryId, attempt: 1, method, target, alert, event, test: true });
   const error = 'error' in outcome ? outcome.error : null;
   const ended = o.clock.now();
   await o.database.db.transaction((tx) =>
@@ -60,6 +61,7 @@ async function sendOne(
       firingId,
       alert,
       method,
+      target,
       outcome: outcome.status,
       responseCode: outcome.responseCode,
       latencyMs: outcome.latencyMs,
@@ -70,6 +72,7 @@ async function sendOne(
   );
   return {
     method,
+    target,
     deliveryId,
     status: outcome.status,
     responseCode: outcome.responseCode,

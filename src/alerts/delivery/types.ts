@@ -5,6 +5,7 @@
  */
 import type { AlertEvent } from '../alert-event.model.ts';
 import type { PinnedConnections } from './pinned-http.ts';
+import type { SmtpPools } from './smtp-pools.ts';
 import type { SmtpServerSettings } from './smtp-credentials.rules.ts';
 import type { AllowedHosts, Resolver } from './ssrf.ts';
 
@@ -83,4 +84,6 @@ export interface DeliveryOptions {
 export interface EmailOptions extends DeliveryOptions {
   /** Extra trust anchors for the SMTP server's certificate (tests: a self-signed one). */
   readonly tls?: { readonly ca?: string | Buffer };
+  /** SMTP connections kept between deliveries (see smtp-pools.ts); one connection per message without. */
+  readonly mailPools?: SmtpPools;
 }

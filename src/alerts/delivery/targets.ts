@@ -1,0 +1,36 @@
+/**
+ * The targets of an alert's methods: each chat id, each email recipient, the webhook URL. Each one
+ * is a unit of delivery of its own (its own attempts, deadline, retry schedule and record), so a
+ * slow or refusing target never holds up the others, and a retry never goes to a target that
+ * already accepted. A firing stores one delivery per target (`deliveryUnitsSql` in
+ * delivery.repository.ts says the same in SQL); a test-send sends to each.
+ */
+import type { Alert, DeliveryMethod } from '../alert.model.ts';
+
+export interface DeliveryUnit {
+  readonly method: DeliveryMethod;
+  /** Null when the method has no configuration (its delivery fails, naming what is missing). */
+  readonly target: string | null;
+}
+
+type Configured = Pick<Alert, 'deliveryMethods' | 'email' | 'chat' | 'webhook'>;
+
+/** The targets of one method, each once. */
+export function targetsOf(alert: Configured, method: DeliveryMethod): readonly string[] {
+  switch (method) {
+    case 'chat':
+      return [...new Set(alert.chat?.chatIds ?? [])];
+    case 'email':
+      return [...new Set(alert.email?.toEmails ?? [])];
+    case 'webhook':
+      return alert.webhook ? [alert.webhook.url] : [];
+  }
+}
+
+/** One unit per target of each of the alert's methods (one with no target for a method without configuration). */
+export function deliveryUnitsOf(alert: Configured): DeliveryUnit[] {
+  return alert.deliveryMethods.flatMap((method): DeliveryUnit[] => {
+    const targets = targetsOf(alert, method);
+    return targets.length > 0 ? targets.map((target) => ({ method, target })) : [{ method, target: null }];
+  });
+}
