@@ -183,6 +183,7 @@ export const baseShape = {
   ALERT_DELIVERY_ALLOWED_HOSTS: z.string().default('').transform(symbolList),
   ALERT_DELIVERY_TIMEOUT_MS: int(10_000, 500, 120_000),
   ALERT_DELIVERY_MAX_ATTEMPTS: int(6, 1, 20),
+  ALERT_MAX_FIRINGS_PER_MINUTE: int(60, 1, 10_000),
   ALERTS_MAX_PER_OWNER: int(100, 1, 100_000),
   SECRETS_KEY: optionalString.pipe(
     z
@@ -890,6 +891,12 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
     group: 'alerts',
     description: prose`attempts before a delivery is \`failed\` (retries back off 5 s, 10 s, 20 s ...
       up to 15 min, or as the receiver's \`Retry-After\` asks)`,
+  },
+  ALERT_MAX_FIRINGS_PER_MINUTE: {
+    group: 'alerts',
+    description: prose`firings one alert may deliver per minute (a burst of that many, then that
+      many a minute, on every instance together); a firing past it is recorded as \`rate_limited\`
+      and delivers nothing, as one within the cooldown is recorded as \`cooldown\``,
   },
   ALERTS_MAX_PER_OWNER: {
     group: 'alerts',

@@ -113,6 +113,19 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     marketData,
     registry: metrics.registry,
   });
+  const alerts = createAlerts({
+    config,
+    database,
+    jobs,
+    clock,
+    logger,
+    watchdogs,
+    marketData,
+    fkDsl,
+    registry: metrics.registry,
+  });
+  // The outbox: a watchdog event is stored with its alert firing job, in one transaction.
+  watchdogs.onEventsStored((tx, events) => alerts.eventsStored(tx, events));
   return {
     config,
     logger,
@@ -134,16 +147,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       adminApiKey: config.auth.adminApiKey,
     }),
     watchdogs,
-    alerts: createAlerts({
-      config,
-      database,
-      jobs,
-      clock,
-      logger,
-      watchdogs,
-      marketData,
-      fkDsl,
-    }),
+    alerts,
     sessions,
     toolCalls: overrides.toolCalls ?? sessions.tracker,
   };

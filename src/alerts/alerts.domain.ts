@@ -4,18 +4,18 @@
  */
 import type { Principal } from '../platform/access/principal.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { DatabaseHandle } from '../platform/db/database.ts';
+import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
 import type { WatchdogDomainEventListener } from '../watchdogs/watchdog-event.ts';
 import type { AlertService } from './alert.service.ts';
-import { alertEventOf } from './alert-event.model.ts';
 import type { ConditionEvaluator } from './conditions.ts';
 import { deliverJob } from './delivery/delivery.jobs.ts';
 import type { Deliverer, TestSendResult } from './delivery/delivery.model.ts';
 import { recoverDeliveries } from './delivery/delivery.recovery.ts';
 import type { DeliveryRunner, RunResult } from './delivery/delivery.runner.ts';
 import { testSend } from './delivery/test-send.ts';
+import { fireJob } from './firing.jobs.ts';
 import type { AlertFiring } from './firing.ts';
 import type { ThresholdEvaluator } from './thresholds.ts';
 
@@ -50,13 +50,25 @@ export class AlertsDomain {
     return this.#o.store;
   }
 
-  /** Listens to watchdog events (every instance does; the firing table makes each fire once). */
+  /**
+   * Listens to watchdog events (every instance does): each one heard has its firing job taken at
+   * once (see firing.ts; the firing table makes each event fire an alert once).
+   */
   async start(): Promise<void> {
     await this.#o.jobs.ensureQueue(deliverJob);
+    await this.#o.jobs.ensureQueue(fireJob);
     await this.recoverDeliveries();
-    this.#stop ??= this.#o.events(async (event) => {
-      await this.#o.firing.onWatchdogEvent(alertEventOf(event));
-    });
+    this.#stop ??= this.#o.events((event) => this.#o.firing.heard(event.id));
+  }
+
+  /** In the transaction that stores watchdog events (the composition root wires it): their firing jobs. */
+  eventsStored(tx: Executor, events: readonly { readonly id: string }[]): Promise<void> {
+    return this.#o.firing.enqueue(tx, events);
+  }
+
+  /** The firing job of one stored watchdog event. */
+  fireStoredEvent(eventId: string): Promise<number> {
+    return this.#o.firing.fireStored(eventId);
   }
 
   stop(): void {

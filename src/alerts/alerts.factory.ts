@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Registry } from 'prom-client';
 import type { FkDslService } from '../fk-dsl/fk-dsl.service.ts';
 import type { MarketDataService } from '../market-data/market-data.service.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -15,6 +16,7 @@ import { DeliveryRunner } from './delivery/delivery.runner.ts';
 import { PinnedConnections } from './delivery/pinned-http.ts';
 import { SmtpPools } from './delivery/smtp-pools.ts';
 import { parseAllowedHosts } from './delivery/ssrf.ts';
+import { firingMetrics } from './firing.metrics.ts';
 import { AlertFiring } from './firing.ts';
 import { fkDslConditions } from './fk-dsl-conditions.ts';
 import { keyFromFile, parseSecretsKey, SecretBox } from './secrets.ts';
@@ -25,6 +27,7 @@ export interface AlertsConfig {
     readonly allowedHosts: readonly string[];
     readonly timeoutMs: number;
     readonly maxAttempts: number;
+    readonly maxFiringsPerMinute: number;
     readonly maxPerOwner: number;
     readonly secretsKey: string | undefined;
   };
@@ -46,12 +49,14 @@ export interface AlertsFactoryDeps {
   readonly jobs: Jobs;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Only its event feed is used: alerts depend on the watchdog event, nothing more. */
-  readonly watchdogs: Pick<WatchdogsApi, 'subscribe'>;
+  /** Only its event feed and stored events are used: alerts depend on the watchdog event, nothing more. */
+  readonly watchdogs: Pick<WatchdogsApi, 'subscribe' | 'event'>;
   /** Quotes for price and volume thresholds. */
   readonly marketData: MarketDataService;
   /** Custom conditions: one FK-DSL SCAN each (fk-dsl-conditions.ts). */
   readonly fkDsl: Pick<FkDslService, 'compile' | 'execute'>;
+  /** The app's metrics registry, for the firing metrics (none: not measured). */
+  readonly registry?: Registry;
 }
 
 /** The key that seals alert secrets: SECRETS_KEY, else (embedded database only) a generated key file. */
@@ -88,7 +93,15 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
       mailPools,
     },
   });
-  const firing = new AlertFiring({ database, jobs, clock, logger });
+  const firing = new AlertFiring({
+    database,
+    jobs,
+    clock,
+    logger,
+    maxPerMinute: config.alerts.maxFiringsPerMinute,
+    storedEvent: (id) => deps.watchdogs.event(id),
+    ...(deps.registry ? { observer: firingMetrics(deps.registry) } : {}),
+  });
   const runner = new DeliveryRunner({
     database,
     jobs,

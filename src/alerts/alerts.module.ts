@@ -8,6 +8,7 @@ import { alertsRoutes } from './alerts.routes.ts';
 import * as alertsTables from './alerts.sql.ts';
 import { alertsTools } from './alerts.tools.ts';
 import { deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
+import { fireJob } from './firing.jobs.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
 /**
@@ -39,6 +40,12 @@ export const alertsModule = defineModule<AlertsDeps>({
   tools: alertsTools,
   routes: alertsRoutes(),
   jobs: [
+    {
+      job: fireJob,
+      handler: (deps) => (data) => deps.alerts.fireStoredEvent(data.eventId),
+      // One short transaction each; a few at once (they contend for the same alert rows).
+      work: { concurrency: 4, pollingIntervalSeconds: 1 },
+    },
     {
       job: deliverJob,
       handler: (deps) => (data) => deps.alerts.runDelivery(data.deliveryId),

@@ -21,24 +21,44 @@ export interface ClaimedFiring {
   readonly firingId: string;
   readonly owner: string;
   readonly alertId: string;
-  /** The cooldown had passed: the alert fired. Otherwise the firing is held by the cooldown. */
+  /** The alert fired (`status` is `fired`): its cooldown had passed and it was within its rate bound. */
   readonly taken: boolean;
+  /** `fired`, or what held it: the cooldown, or the firing rate bound (`rate_limited`). */
+  readonly status: HeldStatus | 'fired';
   /** The deliveries stored for it (one per target of each method), empty when not taken. */
   readonly deliveryIds: readonly string[];
 }
 
+/** What holds a firing that does not deliver. */
+export type HeldStatus = 'cooldown' | 'rate_limited';
+
+/** Firings that deliver, per alert per minute, when the caller names no bound. */
+export const DEFAULT_MAX_FIRINGS_PER_MINUTE = 60;
+
+/**
+ * Claims the firings of `event` for `matched` (enabled alerts; see the file comment). An alert
+ * fires when its cooldown has passed and it is within its rate bound: a generic cell rate
+ * algorithm on `alerts.rate_mark`, which each firing that delivers moves one interval (a minute /
+ * `maxPerMinute`) past the later of itself and now; an alert whose mark is more than a minute less
+ * one interval ahead is over its bound. So a burst of `maxPerMinute`, then `maxPerMinute` a minute.
+ * Both are decided under the alert row's lock (the update), so they hold across instances.
+ */
 export async function claimFirings(
   tx: Executor,
   matched: readonly AlertKey[],
   event: AlertEvent,
   now: Date,
+  maxPerMinute = DEFAULT_MAX_FIRINGS_PER_MINUTE,
 ): Promise<ClaimedFiring[]> {
   const at = now.toISOString();
+  const intervalSeconds = 60 / Math.max(1, maxPerMinute);
+  const aheadSeconds = 60 - intervalSeconds;
   const rows = await queryRows<{
     firing_id: string;
     owner: string;
     alert_id: string;
     taken: boolean;
+    status: HeldStatus | 'fired';
     deliveries: string[] | string;
   }>(
     tx,
@@ -51,16 +71,19 @@ export async function claimFirings(
       ) as m(owner, alert_id, firing_id)
     ), f as (
       insert into ${alertFirings} (id, owner, alert_id, event_id, status, event, fired_at)
-      select firing_id, owner, alert_id, ${event.id}, 'fired', ${JSON.stringify(alertEventWire(event))}::jsonb, ${at}::timestamptz
-      from m
+      select m.firing_id, m.owner, m.alert_id, ${event.id}, 'fired', ${JSON.stringify(alertEventWire(event))}::jsonb, ${at}::timestamptz
+      from m join ${alerts} as a on a.owner = m.owner and a.id = m.alert_id and a.enabled
       on conflict do nothing
       returning id, owner, alert_id
     ), t as (
-      update ${alerts} as a set last_triggered = ${at}::timestamptz, trigger_count = a.trigger_count + 1
+      update ${alerts} as a set last_triggered = ${at}::timestamptz, trigger_count = a.trigger_count + 1,
+        rate_mark = greatest(a.rate_mark, ${at}::timestamptz) + make_interval(secs => ${intervalSeconds}::float8)
       from f
       where a.owner = f.owner and a.id = f.alert_id and a.enabled
         and (a.last_triggered is null
           or a.last_triggered <= ${at}::timestamptz - make_interval(secs => a.cooldown_seconds))
+        and (a.rate_mark is null
+          or a.rate_mark <= ${at}::timestamptz + make_interval(secs => ${aheadSeconds}::float8))
       returning f.id as firing_id, a.owner, a.id, a.delivery_methods, a.config
     ), d as (
       -- One delivery per target (chat id, recipient, webhook) of each method: delivery/targets.ts.
@@ -70,25 +93,36 @@ export async function claimFirings(
       returning id, firing_id
     )
     select f.id as firing_id, f.owner, f.alert_id, t.firing_id is not null as taken,
+      -- What held a firing, as the alert was before this statement; when that said neither, another
+      -- instance fired the alert meanwhile (the update waited for it): its cooldown, if it has one.
+      case when t.firing_id is not null then 'fired'
+        when h.last_triggered > ${at}::timestamptz - make_interval(secs => h.cooldown_seconds) then 'cooldown'
+        when h.rate_mark > ${at}::timestamptz + make_interval(secs => ${aheadSeconds}::float8) then 'rate_limited'
+        when h.cooldown_seconds > 0 then 'cooldown'
+        else 'rate_limited' end as status,
       coalesce((select json_agg(d.id) from d where d.firing_id = f.id), '[]'::json) as deliveries
-    from f left join t on t.firing_id = f.id`,
+    from f left join t on t.firing_id = f.id
+      left join ${alerts} as h on h.owner = f.owner and h.id = f.alert_id`,
   );
   return rows.map((r) => ({
     firingId: r.firing_id,
     owner: r.owner,
     alertId: r.alert_id,
     taken: r.taken,
+    status: r.status,
     deliveryIds: typeof r.deliveries === 'string' ? (JSON.parse(r.deliveries) as string[]) : r.deliveries,
   }));
 }
 
-/** Marks firings the cooldown held (their alert did not fire). */
-export async function markFiringsCooling(db: Executor, firingIds: readonly string[]): Promise<void> {
-  if (firingIds.length === 0) return;
-  await db
-    .update(alertFirings)
-    .set({ status: 'cooldown' })
-    .where(inArray(alertFirings.id, [...firingIds]));
+/** Marks the firings that did not fire with what held them (one statement per status). */
+export async function markFiringsHeld(
+  db: Executor,
+  held: ReadonlyArray<{ readonly firingId: string; readonly status: HeldStatus }>,
+): Promise<void> {
+  for (const status of ['cooldown', 'rate_limited'] as const) {
+    const ids = held.filter((h) => h.status === status).map((h) => h.firingId);
+    if (ids.length > 0) await db.update(alertFirings).set({ status }).where(inArray(alertFirings.id, ids));
+  }
 }
 
 /** The firing of a test-send: its sample event, delivered whatever the alert's state. */

@@ -3,30 +3,54 @@
  * event. In one transaction:
  *   1. the (alert, event) firing row is inserted; its unique index means only the first instance
  *      to try goes on (the others find it and stop);
- *   2. the cooldown is taken: `last_triggered` moves to now only if the cooldown has passed; if it
- *      has not, the firing is kept as `cooldown` and nothing is delivered;
- *   3. one delivery per method is stored, and one delivery job per delivery is enqueued.
- * The cooldown lives in the alert's row, so it holds across restarts and instances.
+ *   2. the cooldown and the firing rate bound are taken: `last_triggered` moves to now only if the
+ *      cooldown has passed and the alert is within ALERT_MAX_FIRINGS_PER_MINUTE; if not, the firing
+ *      is kept as `cooldown` or `rate_limited` and nothing is delivered;
+ *   3. the deliveries are stored, and one delivery job per delivery is enqueued.
+ * The cooldown and the rate bound live in the alert's row, so they hold across restarts and instances.
+ *
+ * A watchdog event is fired by a job (firing.jobs.ts) sent in the transaction that stores the event
+ * (`enqueue`, called by the watchdogs as they store it): once the event commits, its firing is
+ * certain to run, and a failed run is retried. Every instance that hears the event sends the same
+ * job (one id per event, so still one job; this also covers an event stored by another process)
+ * and wakes its own worker, so the firing follows the event within milliseconds.
  */
 import type { Clock } from '../platform/clock.ts';
-import type { DatabaseHandle } from '../platform/db/database.ts';
+import type { DatabaseHandle, Executor } from '../platform/db/database.ts';
+import { databaseUnavailableReason } from '../platform/db/db-errors.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
+import type { WatchdogDomainEvent } from '../watchdogs/watchdog-event.ts';
 import type { Alert, AlertKey } from './alert.model.ts';
-import type { AlertEvent } from './alert-event.model.ts';
+import { type AlertEvent, alertEventOf } from './alert-event.model.ts';
 import { enabledAlertsByTrigger } from './alerts.repository.ts';
 import { deliverJob } from './delivery/delivery.jobs.ts';
-import { claimFirings, markFiringsCooling } from './firing.repository.ts';
+import { fireJob, fireJobId } from './firing.jobs.ts';
+import type { FiringObserver } from './firing.metrics.ts';
+import {
+  claimFirings,
+  DEFAULT_MAX_FIRINGS_PER_MINUTE,
+  type HeldStatus,
+  markFiringsHeld,
+} from './firing.repository.ts';
 import { matchesFilter } from './matcher.ts';
+
+/** A stored watchdog event: the event and when it was stored. */
+export type StoredWatchdogEvent = WatchdogDomainEvent & { readonly createdAt: Date };
 
 export interface FiringOptions {
   readonly database: DatabaseHandle;
   readonly jobs: Jobs;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Firings that deliver, per alert per minute (ALERT_MAX_FIRINGS_PER_MINUTE); 60 when absent. */
+  readonly maxPerMinute?: number;
+  /** A stored watchdog event by id, null when there is none (the firing job reads it). */
+  readonly storedEvent?: (id: string) => Promise<StoredWatchdogEvent | null>;
+  readonly observer?: FiringObserver;
 }
 
-export type FireOutcome = 'fired' | 'cooldown' | 'duplicate' | 'disabled';
+export type FireOutcome = 'fired' | HeldStatus | 'duplicate' | 'disabled';
 
 export class AlertFiring {
   readonly #o: FiringOptions;
@@ -35,22 +59,70 @@ export class AlertFiring {
     this.#o = options;
   }
 
+  /** In the transaction that stores `events`: one firing job each (see the file comment). */
+  async enqueue(tx: Executor, events: readonly { readonly id: string }[]): Promise<void> {
+    // Before the start there is no queue to send to, and no worker: a process that stores events
+    // without having started (a command, a test) leaves them to the instances that hear them.
+    if (this.#o.jobs.state === 'created' || this.#o.jobs.state === 'stopped') return;
+    for (const { id } of events) {
+      await this.#o.jobs.send(fireJob, { eventId: id }, { tx, id: fireJobId(id) });
+    }
+  }
+
+  /**
+   * An event was committed (heard from any instance): its firing job is sent (nothing happens when
+   * the event's own transaction sent it) and this instance's worker woken to take it now.
+   */
+  async heard(eventId: string): Promise<void> {
+    try {
+      await this.#o.jobs.send(fireJob, { eventId }, { id: fireJobId(eventId) });
+    } catch (error) {
+      this.#o.logger.warn({ err: error, eventId }, 'could not send the firing job of an event');
+    }
+    this.#o.jobs.wake(fireJob);
+  }
+
+  /**
+   * The firing job: fires the stored event `eventId`. A failure is logged (the event's id, never
+   * the event or the statement's parameters) and thrown again, short, for the job to be retried.
+   */
+  async fireStored(eventId: string): Promise<number> {
+    try {
+      const stored = this.#o.storedEvent ? await this.#o.storedEvent(eventId) : null;
+      if (!stored) {
+        // Removed by retention before its firing could run, or never stored here.
+        this.#o.logger.info({ eventId }, 'no stored event to fire alerts for');
+        return 0;
+      }
+      return await this.fireEvent(alertEventOf(stored), stored.createdAt);
+    } catch (error) {
+      this.#o.observer?.failed();
+      this.#o.logger.warn({ err: error, eventId }, 'alerts could not fire; the firing will be retried');
+      const reason = databaseUnavailableReason(error) ?? (error as Error)?.name ?? 'error';
+      throw new Error(`the firing of event ${eventId} failed (${reason})`);
+    }
+  }
+
   /**
    * Every enabled `watchdog_event` alert whose filter the event passes, and that existed when the
-   * event occurred, fires (once per event). All of them in one transaction, with one statement per
-   * step, however many alerts match.
+   * event occurred, fires (once per event); returns how many fired. All of them in one transaction,
+   * with one statement per step, however many alerts match. Throws when the transaction fails.
+   * `storedAt`, when the event is a stored one, is where the firing lag is measured from.
    */
-  async onWatchdogEvent(event: AlertEvent): Promise<number> {
+  async fireEvent(event: AlertEvent, storedAt?: Date): Promise<number> {
     const candidates = await enabledAlertsByTrigger(this.#o.database.db, ['watchdog_event']);
     const matched = candidates.filter((alert) => watches(alert, event));
     if (matched.length === 0) return 0;
-    try {
-      const outcomes = await this.fireAll(matched, event);
-      return [...outcomes.values()].filter((o) => o === 'fired').length;
-    } catch (error) {
-      this.#o.logger.warn({ err: error, eventId: event.id, alerts: matched.length }, 'alerts could not fire');
-      return 0;
+    const outcomes = [...(await this.fireAll(matched, event)).values()];
+    if (storedAt && outcomes.some((o) => o !== 'duplicate')) {
+      this.#o.observer?.lag((this.#o.clock.now().getTime() - storedAt.getTime()) / 1_000);
     }
+    return outcomes.filter((o) => o === 'fired').length;
+  }
+
+  /** Fires the alerts of `event` now (as its firing job does); see `fireEvent`. */
+  onWatchdogEvent(event: AlertEvent): Promise<number> {
+    return this.fireEvent(event);
   }
 
   /** Fires `alert` for `event` (see the file comment); returns what happened. */
@@ -61,14 +133,15 @@ export class AlertFiring {
   /** Fires each alert for `event` in one transaction; the outcome per alert (`owner\0id`). */
   async fireAll(matched: readonly AlertKey[], event: AlertEvent): Promise<Map<string, FireOutcome>> {
     const now = this.#o.clock.now();
+    const max = this.#o.maxPerMinute ?? DEFAULT_MAX_FIRINGS_PER_MINUTE;
     let enqueued = 0;
     const outcomes = await this.#o.database.db.transaction(async (tx) => {
       const outcomes = new Map<string, FireOutcome>(matched.map((a) => [keyOf(a), 'duplicate']));
       // Steps 1-3 but the jobs: one statement (firing.repository.ts).
-      const claimed = await claimFirings(tx, matched, event, now);
-      await markFiringsCooling(
+      const claimed = await claimFirings(tx, matched, event, now, max);
+      await markFiringsHeld(
         tx,
-        claimed.filter((c) => !c.taken).map((c) => c.firingId),
+        claimed.flatMap((c) => (c.status === 'fired' ? [] : [{ firingId: c.firingId, status: c.status }])),
       );
       const deliveryIds = claimed.flatMap((c) => c.deliveryIds);
       if (deliveryIds.length > 0) {
@@ -78,14 +151,23 @@ export class AlertFiring {
           { tx },
         );
       }
-      for (const c of claimed)
-        outcomes.set(keyOf({ owner: c.owner, id: c.alertId }), c.taken ? 'fired' : 'cooldown');
+      for (const c of claimed) outcomes.set(keyOf({ owner: c.owner, id: c.alertId }), c.status);
       enqueued = deliveryIds.length;
       return outcomes;
     });
     // Committed: this instance's delivery workers take them now rather than at their next poll.
     if (enqueued > 0) this.#o.jobs.wake(deliverJob);
+    this.#count(outcomes);
     return outcomes;
+  }
+
+  #count(outcomes: ReadonlyMap<string, FireOutcome>): void {
+    const observer = this.#o.observer;
+    if (!observer) return;
+    for (const outcome of ['fired', 'cooldown', 'rate_limited'] as const) {
+      const n = [...outcomes.values()].filter((o) => o === outcome).length;
+      if (n > 0) observer.recorded(outcome, n);
+    }
   }
 }
 

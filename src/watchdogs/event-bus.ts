@@ -11,6 +11,7 @@ import {
   type WatchdogEvent,
 } from './events.repository.ts';
 import type { EventAsset } from './events.sql.ts';
+import { eventsStored } from './events-stored.ts';
 import type { EventType, WatchdogName } from './registry.ts';
 
 /** Carries only event ids: a NOTIFY payload is small and bounded, the event itself is in its table. */
@@ -133,7 +134,10 @@ export class WatchdogEventBus {
     return this.#listeners.size;
   }
 
-  /** Stores the event in `tx` and announces it when (and only if) `tx` commits. */
+  /**
+   * Stores the event in `tx` and announces it when (and only if) `tx` commits; the listeners of
+   * stored events (events-stored.ts) write what follows from it in `tx` as well.
+   */
   async publish(tx: Transaction, input: NewWatchdogEvent): Promise<WatchdogEvent> {
     const now = this.#clock.now();
     const event = await insertWatchdogEvent(tx, {
@@ -149,6 +153,7 @@ export class WatchdogEventBus {
       createdAt: now,
     });
     await notify(tx, WATCHDOG_EVENTS_CHANNEL, event.id);
+    await eventsStored(this.#database, tx, [event]);
     return event;
   }
 

@@ -22,6 +22,7 @@ import {
   replayWatchdogEvents,
   type WatchdogEvent,
 } from './events.repository.ts';
+import { type EventsStoredListener, onEventsStored } from './events-stored.ts';
 import { watchdogStatus } from './health.ts';
 import type { WatchdogName } from './registry.ts';
 import type { WatchdogRunner } from './runner.ts';
@@ -176,6 +177,14 @@ export class WatchdogService implements WatchdogsApi {
     if (!isEventId(id)) return null;
     const [found] = await findWatchdogEvents(this.#o.database.db, [id]);
     return found ?? null;
+  }
+
+  /**
+   * `listener` runs inside every transaction that stores events (see events-stored.ts), before the
+   * events are announced; returns the removal. For the composition root, not the surfaces.
+   */
+  onEventsStored(listener: EventsStoredListener): () => void {
+    return onEventsStored(this.#o.database, listener);
   }
 
   subscribe(filter: EventFilter, listener: WatchdogEventListener): () => void {

@@ -24,7 +24,7 @@ export function loggerOptions(
     level,
     base: { service: 'vigil', ...base },
     timestamp: pino.stdTimeFunctions.isoTime,
-    serializers: { err: serializeError },
+    serializers: { err: serializeError, error: serializeError },
     redact: {
       paths: [
         '*.password',
@@ -114,8 +114,84 @@ function nonBlockingStderr(): void {
   }
 }
 
-/** A domain error is an expected outcome (mostly a client's mistake): its code, never a stack. */
-function serializeError(error: unknown): unknown {
+/**
+ * What a database driver puts on its errors that is the statement or its values: postgres.js's
+ * `query`, `parameters`, `args` and `types`, PGlite's `query`, `params` and `queryOptions`,
+ * drizzle's `query` and `params`, and the server's `detail`, `where` and `internal_query` (which can
+ * quote a whole failing row). None of it reaches a log line.
+ */
+const STATEMENT_FIELDS = new Set([
+  'query',
+  'params',
+  'parameters',
+  'args',
+  'types',
+  'queryOptions',
+  'detail',
+  'where',
+  'internal_query',
+  'internalQuery',
+]);
+
+/** Causes followed at most (a chain is rarely longer than three). */
+const MAX_CAUSES = 5;
+
+/**
+ * A domain error is an expected outcome (mostly a client's mistake): its code, never a stack. Any
+ * other error: its type, message, stack and fields, and its causes the same way, without the
+ * statement fields above, and with the parameters cut out of drizzle's `Failed query` message.
+ */
+export function serializeError(error: unknown): unknown {
   if (isAppError(error)) return { type: error.name, code: error.code, message: error.message };
-  return pino.stdSerializers.err(error as Error);
+  return isErrorLike(error) ? withoutStatement(error, 0) : error;
+}
+
+function withoutStatement(error: ErrorLike, depth: number): Record<string, unknown> {
+  const message = statementFree(error.message);
+  const frames =
+    typeof error.stack === 'string' ? error.stack.split('\n').filter((l) => /^\s+at /.test(l)) : [];
+  const type = (error.constructor !== Object && error.constructor?.name) || error.name || 'Error';
+  const out: Record<string, unknown> = {
+    type,
+    message,
+    stack: [`${type}: ${message}`, ...frames].join('\n'),
+  };
+  for (const [key, value] of Object.entries(error)) {
+    if (STATEMENT_FIELDS.has(key) || key === 'cause' || key in out) continue;
+    if (!isErrorLike(value)) out[key] = value;
+    else if (depth < MAX_CAUSES) out[key] = withoutStatement(value, depth + 1);
+  }
+  const { errors } = error as { errors?: unknown };
+  if (Array.isArray(errors)) {
+    out.aggregateErrors = errors.map((e) =>
+      isErrorLike(e) && depth < MAX_CAUSES ? withoutStatement(e, depth + 1) : e,
+    );
+  }
+  const { cause } = error as { cause?: unknown };
+  if (cause !== undefined && depth < MAX_CAUSES) {
+    out.cause = isErrorLike(cause) ? withoutStatement(cause, depth + 1) : cause;
+  }
+  return out;
+}
+
+interface ErrorLike {
+  readonly message: string;
+  readonly stack?: unknown;
+  readonly name?: string;
+  readonly constructor?: { readonly name?: string };
+}
+
+function isErrorLike(value: unknown): value is ErrorLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}
+
+/** drizzle's query error reads `Failed query: <statement>\nparams: <values>`: neither is logged. */
+function statementFree(message: string): string {
+  return message.startsWith('Failed query: ')
+    ? 'Failed query (its statement and values are not logged)'
+    : message;
 }
