@@ -88,6 +88,8 @@ const ENV = {
   RATE_LIMIT_MAX: '1000000',
   // Every alert of the run belongs to the one anonymous owner.
   ALERTS_MAX_PER_OWNER: '100000',
+  // The latency run fires one alert for every event, 50 a second: past the default bound (60 a minute).
+  ALERT_MAX_FIRINGS_PER_MINUTE: '10000',
 };
 
 export async function onPglite(modules: Modules): Promise<Result> {
