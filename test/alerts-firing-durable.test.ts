@@ -4,12 +4,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseAlertInput } from '../src/alerts/alert-input.wire.ts';
 import { anonymousPrincipal } from '../src/platform/access/principal.ts';
 import { openDatabase, pgliteDirFor } from '../src/platform/db/database.ts';
+import { queryRows } from '../src/platform/db/raw.ts';
 import { createLogger, loggerOptions } from '../src/platform/observability/logger.ts';
 import { WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
@@ -160,6 +162,58 @@ describe.each(drivers)('firing survives a transient failure on %s', (driver) => 
     );
     const failed = Number(/^vigil_alert_firing_failures_total (\d+)$/m.exec(metrics)?.[1]);
     expect(failed).toBeGreaterThanOrEqual(EVENTS);
+  }, 60_000);
+});
+
+describe.each(drivers)('events that fire the same alerts at once on %s', (driver) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  const failures: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    const logger = pino(loggerOptions('warn'), {
+      write: (line: string) => void (/could not fire/.test(line) && failures.push(line)),
+    });
+    t = await createTestApp({
+      listen: true,
+      database,
+      env: { ...ENV, ALERT_MAX_FIRINGS_PER_MINUTE: '10000' },
+      overrides: { logger },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await database?.cleanup();
+  });
+
+  it('fire each alert for each event, at once and without a failed attempt', async () => {
+    // Several firing jobs run at once, each updating every alert it fires: rows taken in the
+    // order of each statement's plan deadlocked, and firings without a cooldown that committed
+    // out of the order of their times were held as if in a cooldown.
+    const alerts = Array.from({ length: 100 }, (_, i) => `many-${i}`);
+    for (const id of alerts)
+      await t.app.deps.alerts.store.create(anyone, parseAlertInput(crashAlert(id, hookUrl)));
+    const db = t.app.deps.database.db;
+    const bus = new WatchdogEventBus({
+      database: t.app.deps.database,
+      clock: t.app.deps.clock,
+      logger: createLogger('silent'),
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await db.transaction((tx) => bus.publish(tx, crashEvent(i)))).id);
+    const counts = await until(
+      'firings of 100 alerts x 20 events',
+      () => firingCounts(db, ids),
+      (c) => [...c.values()].reduce((a, b) => a + b, 0) >= 2_000,
+    );
+    expect([...counts.keys()].filter((k) => k.startsWith('many-'))).toHaveLength(2_000);
+    expect(failures).toEqual([]);
+    const held = await queryRows(
+      db,
+      sql`select status from alert_firings where status <> 'fired' and alert_id like 'many-%'`,
+    );
+    expect(held).toEqual([]);
   }, 60_000);
 });
 

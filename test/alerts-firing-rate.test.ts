@@ -123,6 +123,25 @@ describe.each(drivers)('the firing rate bound on %s', (driver) => {
     expect(await statuses('cooling')).toEqual(['fired', 'cooldown']);
   });
 
+  it('without a cooldown, fires whatever order concurrent firings took their times in', async () => {
+    // Two firings that run at once take their `now` before their transactions; the later one
+    // may commit first. The earlier one still fires, and last_triggered keeps the later time.
+    await store.create(owner, parseAlertInput(body('unhurried', 0)));
+    const unhurried = await store.get(owner, 'unhurried');
+    const ahead = new AlertFiring({
+      database: handle,
+      jobs,
+      clock: new ManualClock(clock.now().getTime() + 1_000),
+      logger,
+      maxPerMinute: 3,
+    });
+    expect(await ahead.fire(unhurried, event())).toBe('fired');
+    expect(await firing.fire(unhurried, event())).toBe('fired');
+    const after = await store.get(owner, 'unhurried');
+    expect(after.triggerCount).toBe(2);
+    expect(after.lastTriggered?.getTime()).toBe(clock.now().getTime() + 1_000);
+  });
+
   it('holds when many events fire one alert at once', async () => {
     const crowded = await store.get(owner, 'crowded');
     const outcomes = await Promise.all(Array.from({ length: 12 }, () => firing.fire(crowded, event())));

@@ -42,6 +42,8 @@ export const DEFAULT_MAX_FIRINGS_PER_MINUTE = 60;
  * `maxPerMinute`) past the later of itself and now; an alert whose mark is more than a minute less
  * one interval ahead is over its bound. So a burst of `maxPerMinute`, then `maxPerMinute` a minute.
  * Both are decided under the alert row's lock (the update), so they hold across instances.
+ * Firings of events that run at once may commit out of the order of their `now`: an alert without
+ * a cooldown fires whatever time the last firing took, and `last_triggered` never moves back.
  */
 export async function claimFirings(
   tx: Executor,
@@ -76,11 +78,12 @@ export async function claimFirings(
       on conflict do nothing
       returning id, owner, alert_id
     ), t as (
-      update ${alerts} as a set last_triggered = ${at}::timestamptz, trigger_count = a.trigger_count + 1,
+      update ${alerts} as a set last_triggered = greatest(a.last_triggered, ${at}::timestamptz),
+        trigger_count = a.trigger_count + 1,
         rate_mark = greatest(a.rate_mark, ${at}::timestamptz) + make_interval(secs => ${intervalSeconds}::float8)
       from f
       where a.owner = f.owner and a.id = f.alert_id and a.enabled
-        and (a.last_triggered is null
+        and (a.cooldown_seconds = 0 or a.last_triggered is null
           or a.last_triggered <= ${at}::timestamptz - make_interval(secs => a.cooldown_seconds))
         and (a.rate_mark is null
           or a.rate_mark <= ${at}::timestamptz + make_interval(secs => ${aheadSeconds}::float8))
@@ -96,7 +99,8 @@ export async function claimFirings(
       -- What held a firing, as the alert was before this statement; when that said neither, another
       -- instance fired the alert meanwhile (the update waited for it): its cooldown, if it has one.
       case when t.firing_id is not null then 'fired'
-        when h.last_triggered > ${at}::timestamptz - make_interval(secs => h.cooldown_seconds) then 'cooldown'
+        when h.cooldown_seconds > 0
+          and h.last_triggered > ${at}::timestamptz - make_interval(secs => h.cooldown_seconds) then 'cooldown'
         when h.rate_mark > ${at}::timestamptz + make_interval(secs => ${aheadSeconds}::float8) then 'rate_limited'
         when h.cooldown_seconds > 0 then 'cooldown'
         else 'rate_limited' end as status,
@@ -112,6 +116,22 @@ export async function claimFirings(
     status: r.status,
     deliveryIds: typeof r.deliveries === 'string' ? (JSON.parse(r.deliveries) as string[]) : r.deliveries,
   }));
+}
+
+/**
+ * Locks the rows of `keys` in one order (owner, id), for the rest of the transaction. Firings of
+ * several events that match the same alerts run at once (on one instance or several); each
+ * updates every alert it fires, and rows locked in the order of each statement's plan deadlocked.
+ * Taken in one order, the second waits for the first instead.
+ */
+export async function lockAlertRows(tx: Executor, keys: readonly AlertKey[]): Promise<void> {
+  if (keys.length < 2) return;
+  await tx.execute(sql`
+    select 1 from ${alerts}
+    where (owner, id) in (
+      select * from unnest(${sql.param(keys.map((a) => a.owner))}::text[], ${sql.param(keys.map((a) => a.id))}::text[]))
+    order by owner, id
+    for no key update`);
 }
 
 /** Marks the firings that did not fire with what held them (one statement per status). */

@@ -31,6 +31,7 @@ import {
   claimFirings,
   DEFAULT_MAX_FIRINGS_PER_MINUTE,
   type HeldStatus,
+  lockAlertRows,
   markFiringsHeld,
 } from './firing.repository.ts';
 import { matchesFilter } from './matcher.ts';
@@ -98,8 +99,7 @@ export class AlertFiring {
     } catch (error) {
       this.#o.observer?.failed();
       this.#o.logger.warn({ err: error, eventId }, 'alerts could not fire; the firing will be retried');
-      const reason = databaseUnavailableReason(error) ?? (error as Error)?.name ?? 'error';
-      throw new Error(`the firing of event ${eventId} failed (${reason})`);
+      throw new Error(`the firing of event ${eventId} failed (${failureReason(error)})`);
     }
   }
 
@@ -137,7 +137,9 @@ export class AlertFiring {
     let enqueued = 0;
     const outcomes = await this.#o.database.db.transaction(async (tx) => {
       const outcomes = new Map<string, FireOutcome>(matched.map((a) => [keyOf(a), 'duplicate']));
-      // Steps 1-3 but the jobs: one statement (firing.repository.ts).
+      // Steps 1-3 but the jobs: one statement (firing.repository.ts), once the alerts' rows are
+      // locked in one order (firings of other events may be updating the same alerts).
+      await lockAlertRows(tx, matched);
       const claimed = await claimFirings(tx, matched, event, now, max);
       await markFiringsHeld(
         tx,
@@ -181,6 +183,18 @@ function watches(alert: Alert, event: AlertEvent): boolean {
     event.occurredAt.getTime() >= alert.createdAt.getTime() &&
     matchesFilter(alert.trigger.eventFilter, event)
   );
+}
+
+/** Why a firing failed, in a few words: the outage, or the SQLSTATE, never the statement. */
+function failureReason(error: unknown): string {
+  const unavailable = databaseUnavailableReason(error);
+  if (unavailable) return unavailable;
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 6; depth++) {
+    const { code, cause } = e as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string') return `SQLSTATE ${code}`;
+    e = cause;
+  }
+  return (error as Error)?.name || 'error';
 }
 
 function keyOf(alert: AlertKey): string {
