@@ -5,8 +5,8 @@
  */
 import type { AlertEvent } from '../alert-event.model.ts';
 import type { PinnedConnections } from './pinned-http.ts';
-import type { SmtpPools } from './smtp-pools.ts';
 import type { SmtpServerSettings } from './smtp-credentials.rules.ts';
+import type { SmtpPools } from './smtp-pools.ts';
 import type { AllowedHosts, Resolver } from './ssrf.ts';
 
 export interface DeliveryAlert {
