@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { FkDslService } from '../fk-dsl/fk-dsl.service.ts';
@@ -11,6 +12,7 @@ import type { WatchdogsApi } from '../watchdogs/watchdogs-api.ts';
 import { AlertService } from './alert.service.ts';
 import { AlertsDomain } from './alerts.domain.ts';
 import { ConditionEvaluator } from './conditions.ts';
+import { AcceptanceJournal } from './delivery/acceptance-journal.ts';
 import { createDeliverer } from './delivery/deliverer.ts';
 import { DeliveryRunner } from './delivery/delivery.runner.ts';
 import { PinnedConnections } from './delivery/pinned-http.ts';
@@ -66,6 +68,15 @@ export function secretsKeyFor(config: AlertsConfig): Buffer | undefined {
   return keyFromFile(join(config.database.dataDir, 'secrets.key'));
 }
 
+/** Acceptances are noted in the data directory, when there is one (the embedded database's, or one made for it). */
+function acceptanceJournal(config: AlertsConfig, logger: Logger): AcceptanceJournal {
+  const { dataDir } = config.database;
+  return new AcceptanceJournal(
+    existsSync(dataDir) ? join(dataDir, 'alert-acceptances.journal') : undefined,
+    logger,
+  );
+}
+
 export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
   const logger = deps.logger.child({ component: 'alerts' });
   const { config, database, jobs, clock } = deps;
@@ -110,6 +121,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     deliver,
     maxAttempts: config.alerts.maxAttempts,
     attemptTimeoutMs: config.alerts.timeoutMs,
+    journal: acceptanceJournal(config, logger),
   });
   const db = database.db;
   return new AlertsDomain({

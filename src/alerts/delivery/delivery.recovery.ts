@@ -22,12 +22,16 @@ export interface RecoveryOptions {
 /**
  * The sweep that resumes deliveries whose attempt or job was lost with its instance (run every
  * minute and at start): a claim older than an attempt can last, a due retry or a new delivery whose
- * job nobody took.
+ * job nobody took. An attempt whose acceptance was noted (acceptance-journal.ts) is recorded instead.
  */
 export async function recoverDeliveries(
-  runner: Pick<DeliveryRunner, 'staleClaimMs'>,
+  runner: Pick<DeliveryRunner, 'staleClaimMs' | 'replayAcceptances'>,
   o: RecoveryOptions,
 ): Promise<number> {
+  // First the acceptances a killed instance noted and did not record: those are not sent again.
+  const accepted = await runner.replayAcceptances();
+  if (accepted > 0)
+    o.logger.info({ deliveries: accepted }, 'alert deliveries accepted before a stop recorded');
   const now = o.clock.now().getTime();
   const ids = await deliveriesToResume(o.database.db, {
     staleBefore: new Date(now - runner.staleClaimMs),

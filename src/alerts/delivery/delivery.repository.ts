@@ -7,6 +7,7 @@
  */
 import { and, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/database.ts';
+import { queryRows } from '../../platform/db/raw.ts';
 import type { Alert, AlertKey, DeliveryMethod } from '../alert.model.ts';
 import type { AlertEvent } from '../alert-event.model.ts';
 import { alertEventOfStored } from '../alert-event.wire.ts';
@@ -152,6 +153,55 @@ export interface AttemptRecord {
  */
 export async function recordAttempts(db: Executor, records: readonly AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
+  await db.execute(sql`
+    with v as (${recordsSql(records)}), inserted as (
+      insert into ${alertDeliveryAttempts}
+        (delivery_id, attempt, owner, alert_id, method, status, response_code, latency_ms, error, attempted_at)
+      select delivery_id, attempt, owner, alert_id, method, outcome, response_code, latency_ms, error, attempted_at
+      from v
+      on conflict do nothing
+    )
+    update ${alertDeliveries} as d set
+      status = v.status, attempts = v.attempt, last_error = v.error, updated_at = v.updated_at,
+      next_attempt_at = v.next_attempt_at, claimed_at = null
+    from v where d.id = v.delivery_id`);
+}
+
+/**
+ * Records accepted attempts noted locally (acceptance-journal.ts) that no record caught up with:
+ * those of deliveries not delivered whose recorded attempts are fewer. Returns how many.
+ */
+export async function recordJournaledAcceptances(
+  db: Executor,
+  records: readonly AttemptRecord[],
+): Promise<number> {
+  if (records.length === 0) return 0;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+    with v as (${recordsSql(records)}), late as (
+      select distinct on (v.delivery_id) v.*
+      from v join ${alertDeliveries} as d on d.id = v.delivery_id
+      where d.status <> 'delivered' and d.attempts < v.attempt
+      order by v.delivery_id, v.attempt
+    ), inserted as (
+      insert into ${alertDeliveryAttempts}
+        (delivery_id, attempt, owner, alert_id, method, status, response_code, latency_ms, error, attempted_at)
+      select delivery_id, attempt, owner, alert_id, method, outcome, response_code, latency_ms, error, attempted_at
+      from late
+      on conflict do nothing
+    )
+    update ${alertDeliveries} as d set
+      status = 'delivered', attempts = late.attempt, last_error = null, updated_at = late.updated_at,
+      next_attempt_at = null, claimed_at = null
+    from late where d.id = late.delivery_id
+    returning d.id`,
+  );
+  return rows.length;
+}
+
+/** Attempt records as rows, from one JSON parameter: the text is the same for one record or fifty. */
+function recordsSql(records: readonly AttemptRecord[]): SQL {
   const rows = JSON.stringify(
     records.map((r) => ({
       delivery_id: r.deliveryId,
@@ -169,23 +219,10 @@ export async function recordAttempts(db: Executor, records: readonly AttemptReco
       next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
     })),
   );
-  await db.execute(sql`
-    with v as (
-      select * from jsonb_to_recordset(${rows}::jsonb) as v(
-        delivery_id text, attempt int, owner text, alert_id text, method text, outcome text,
-        status text, response_code int, latency_ms int, error text, attempted_at timestamptz,
-        updated_at timestamptz, next_attempt_at timestamptz)
-    ), inserted as (
-      insert into ${alertDeliveryAttempts}
-        (delivery_id, attempt, owner, alert_id, method, status, response_code, latency_ms, error, attempted_at)
-      select delivery_id, attempt, owner, alert_id, method, outcome, response_code, latency_ms, error, attempted_at
-      from v
-      on conflict do nothing
-    )
-    update ${alertDeliveries} as d set
-      status = v.status, attempts = v.attempt, last_error = v.error, updated_at = v.updated_at,
-      next_attempt_at = v.next_attempt_at, claimed_at = null
-    from v where d.id = v.delivery_id`);
+  return sql`select * from jsonb_to_recordset(${rows}::jsonb) as v(
+    delivery_id text, attempt int, owner text, alert_id text, method text, outcome text,
+    status text, response_code int, latency_ms int, error text, attempted_at timestamptz,
+    updated_at timestamptz, next_attempt_at timestamptz)`;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { DatabaseHandle } from '../../platform/db/database.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import { StatementBatcher } from '../../platform/jobs/statement-batcher.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
+import type { AcceptanceJournal } from './acceptance-journal.ts';
 import { deliverJob } from './delivery.jobs.ts';
 import type { AttemptOutcome, Deliverer } from './delivery.model.ts';
 import {
@@ -26,11 +27,13 @@ const MAX_ERROR_CHARS = 1_000;
 /** Claims or records in one statement at most. */
 const BATCH_MAX = 64;
 /**
- * How long a record waits for those of other attempts ending about then. Attempts start together
- * (one fetch, one claim) but end one by one, as their receivers answer; the receiver already has
- * the message, so the wait only holds the job's slot a little longer.
+ * How long the record of an attempt that did not deliver waits for those of other attempts ending
+ * about then (attempts start together, one fetch and one claim, but end one by one). An accepted
+ * attempt waits for nothing: until its record is written, a crash would send the message again.
  */
 const RECORD_WINDOW_MS = 20;
+/** How long an accepted attempt's record is retried when the database fails (a stop, a lost connection). */
+const ACCEPTED_RECORD_RETRY_MS = 20_000;
 
 export interface DeliveryRunnerOptions {
   readonly database: DatabaseHandle;
@@ -43,6 +46,8 @@ export interface DeliveryRunnerOptions {
   readonly attemptTimeoutMs: number;
   /** Jitter source (tests pin it). */
   readonly random?: () => number;
+  /** Where acceptances are noted before their records (see acceptance-journal.ts); none: not noted. */
+  readonly journal?: AcceptanceJournal;
 }
 
 /** What a run did: the delivery's new state, or `done` when there was nothing (more) to do. */
@@ -96,6 +101,7 @@ export class DeliveryRunner {
   readonly #running = new Set<AbortController>();
   readonly #claims: StatementBatcher<string, ClaimedDelivery | undefined>;
   readonly #records: StatementBatcher<AttemptRecord, undefined>;
+  readonly #acceptances: StatementBatcher<AttemptRecord, undefined>;
   #stopped = false;
 
   constructor(options: DeliveryRunnerOptions) {
@@ -116,13 +122,13 @@ export class DeliveryRunner {
       },
       { max: BATCH_MAX },
     );
-    this.#records = new StatementBatcher(
-      async (records) => {
-        await recordAttempts(db, records);
-        return records.map(() => undefined);
-      },
-      { max: BATCH_MAX, windowMs: RECORD_WINDOW_MS },
-    );
+    const record = async (records: readonly AttemptRecord[]) => {
+      await recordAttempts(db, records);
+      return records.map(() => undefined);
+    };
+    this.#records = new StatementBatcher(record, { max: BATCH_MAX, windowMs: RECORD_WINDOW_MS });
+    // Only the acceptances ready in the same turn share a statement.
+    this.#acceptances = new StatementBatcher(record, { max: BATCH_MAX, windowMs: 0 });
   }
 
   /** How long an attempt may hold a delivery before it counts as abandoned (its worker died). */
@@ -173,9 +179,16 @@ export class DeliveryRunner {
       updatedAt: now,
       nextAttemptAt: verdict.retryAt,
     };
+    // The receiver has it: noted before anything else, so a crash from here on does not resend it.
+    if (record.outcome === 'delivered') this.#o.journal?.note(record);
     await this.#record(record);
     this.#logAttempt(record);
     return verdict.status;
+  }
+
+  /** Records the acceptances noted locally that no record caught up with (after a crash); how many. */
+  replayAcceptances(): Promise<number> {
+    return this.#o.journal?.replay(this.#o.database.db) ?? Promise.resolve(0);
   }
 
   /** One attempt through the deliverer; a deliverer that throws has made an attempt worth retrying. */
@@ -221,6 +234,10 @@ export class DeliveryRunner {
    * that end at the same moment); a retry also enqueues its job, in the same transaction.
    */
   async #record(record: AttemptRecord): Promise<void> {
+    if (record.outcome === 'delivered') {
+      await this.#recordAccepted(record);
+      return;
+    }
     const startAfter = record.nextAttemptAt;
     if (!startAfter) {
       await this.#records.run(record);
@@ -230,6 +247,29 @@ export class DeliveryRunner {
       await recordAttempts(tx, [record]);
       await this.#o.jobs.send(deliverJob, { deliveryId: record.deliveryId }, { tx, startAfter });
     });
+  }
+
+  /**
+   * The receiver has the message: its record is written at once, and tried again for a while if the
+   * database fails, since an attempt left unrecorded is made again once its claim lapses.
+   */
+  async #recordAccepted(record: AttemptRecord): Promise<void> {
+    const giveUpAt = performance.now() + ACCEPTED_RECORD_RETRY_MS;
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+      try {
+        await this.#acceptances.run(record);
+        return;
+      } catch (error) {
+        if (this.#stopped || performance.now() + wait > giveUpAt) throw error;
+        // The statement's text and values stay out of the log (they hold the record).
+        const code = (error as { cause?: { code?: string } })?.cause?.code ?? null;
+        this.#o.logger.warn(
+          { deliveryId: record.deliveryId, code },
+          'an accepted alert delivery could not be recorded yet; trying again',
+        );
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   #logAttempt(record: AttemptRecord): void {

@@ -131,7 +131,9 @@ export async function pinnedRequest(
       ...(init.body !== undefined ? { body: init.body } : {}),
       signal: AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs)]),
     });
-    const body = await readLimited(response.body, init.maxBodyBytes);
+    // The status is the receiver's answer: a body cut short after it (a stall, a reset) leaves the
+    // answer as it was, so an accepted message is not taken for a failure and sent again.
+    const body = await readLimited(response.body, init.maxBodyBytes).catch(() => '');
     return { status: response.statusCode, headers: response.headers, body };
   } finally {
     if (!pooled) await agent.destroy().catch(() => {});
