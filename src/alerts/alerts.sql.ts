@@ -99,6 +99,12 @@ export const alertDeliveries = pgTable(
      * stored before deliveries were per target: those go to every target of their method at once.
      */
     target: text('target'),
+    /**
+     * Where it goes, as the delivery's fairness sees it (a webhook's host, an SMTP server, a chat
+     * bot): set by its first attempt. A destination failing again and again is paused, and its
+     * deliveries are held until it may be tried again.
+     */
+    destination: text('destination'),
     status: text('status').$type<DeliveryStatus>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
