@@ -109,7 +109,9 @@ describe('logging', () => {
         .filter((l) => l.msg === 'request');
     // Start-up readiness checks write lines too: wait for the last request's own line.
     await expect
-      .poll(async () => (await lines()).some((l) => l.method === 'POST' && l.route === '/graphql'))
+      .poll(async () => (await lines()).some((l) => l.method === 'POST' && l.route === '/graphql'), {
+        timeout: 10_000,
+      })
       .toBe(true);
     const access = await lines();
     expect(access).toEqual(
