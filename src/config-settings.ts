@@ -183,6 +183,7 @@ export const baseShape = {
   ALERT_DELIVERY_ALLOWED_HOSTS: z.string().default('').transform(symbolList),
   ALERT_DELIVERY_TIMEOUT_MS: int(10_000, 500, 120_000),
   ALERT_DELIVERY_MAX_ATTEMPTS: int(6, 1, 20),
+  ALERT_DELIVERY_OWNER_CONCURRENCY: int(16, 1, 64),
   ALERT_MAX_FIRINGS_PER_MINUTE: int(60, 1, 10_000),
   ALERTS_MAX_PER_OWNER: int(100, 1, 100_000),
   SECRETS_KEY: optionalString.pipe(
@@ -891,6 +892,12 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
     group: 'alerts',
     description: prose`attempts before a delivery is \`failed\` (retries back off 5 s, 10 s, 20 s ...
       up to 15 min, or as the receiver's \`Retry-After\` asks)`,
+  },
+  ALERT_DELIVERY_OWNER_CONCURRENCY: {
+    group: 'alerts',
+    description: prose`delivery attempts one owner may have under way at once, per instance (of the
+      64 each instance runs): another owner's alerts are delivered while one owner's receivers hang;
+      an owner's further deliveries wait, holding no worker`,
   },
   ALERT_MAX_FIRINGS_PER_MINUTE: {
     group: 'alerts',

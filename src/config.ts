@@ -258,6 +258,8 @@ function deliveryConfigOf(s: Settings) {
       allowedHosts: s.ALERT_DELIVERY_ALLOWED_HOSTS,
       timeoutMs: s.ALERT_DELIVERY_TIMEOUT_MS,
       maxAttempts: s.ALERT_DELIVERY_MAX_ATTEMPTS,
+      /** Attempts one owner may have under way at once on this instance. */
+      ownerConcurrency: s.ALERT_DELIVERY_OWNER_CONCURRENCY,
       /** Firings one alert may deliver per minute; past it they are recorded as `rate_limited`. */
       maxFiringsPerMinute: s.ALERT_MAX_FIRINGS_PER_MINUTE,
       /** Alerts one owner may have. */

@@ -9,7 +9,8 @@ import { alertDeliveries, alertFirings, alerts } from '../src/alerts/alerts.sql.
 import { deliverJob } from '../src/alerts/delivery/delivery.jobs.ts';
 import type { AttemptOutcome, AttemptRequest } from '../src/alerts/delivery/delivery.model.ts';
 import { recoverDeliveries } from '../src/alerts/delivery/delivery.recovery.ts';
-import { backoffMs, DeliveryRunner } from '../src/alerts/delivery/delivery.runner.ts';
+import { DeliveryRunner } from '../src/alerts/delivery/delivery.runner.ts';
+import { backoffMs } from '../src/alerts/delivery/retry.rules.ts';
 import { AlertFiring } from '../src/alerts/firing.ts';
 import { SecretBox } from '../src/alerts/secrets.ts';
 import { modules } from '../src/modules.ts';

@@ -58,6 +58,7 @@ export class AlertsDomain {
     await this.#o.jobs.ensureQueue(deliverJob);
     await this.#o.jobs.ensureQueue(fireJob);
     await this.recoverDeliveries();
+    this.#o.runner.start();
     this.#stop ??= this.#o.events((event) => this.#o.firing.heard(event.id));
   }
 
@@ -71,10 +72,10 @@ export class AlertsDomain {
     return this.#o.firing.fireStored(eventId);
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     this.#stop?.();
     this.#stop = undefined;
-    this.#o.runner.stop();
+    await this.#o.runner.stop();
   }
 
   /** After the running jobs ended: the kept connections to receivers are closed. */

@@ -29,6 +29,7 @@ export interface AlertsConfig {
     readonly allowedHosts: readonly string[];
     readonly timeoutMs: number;
     readonly maxAttempts: number;
+    readonly ownerConcurrency: number;
     readonly maxFiringsPerMinute: number;
     readonly maxPerOwner: number;
     readonly secretsKey: string | undefined;
@@ -121,6 +122,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     deliver,
     maxAttempts: config.alerts.maxAttempts,
     attemptTimeoutMs: config.alerts.timeoutMs,
+    ownerConcurrency: config.alerts.ownerConcurrency,
     journal: acceptanceJournal(config, logger),
   });
   const db = database.db;

@@ -7,7 +7,7 @@ import * as alertsGraphql from './alerts.graphql.ts';
 import { alertsRoutes } from './alerts.routes.ts';
 import * as alertsTables from './alerts.sql.ts';
 import { alertsTools } from './alerts.tools.ts';
-import { deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
+import { DELIVERY_CONCURRENCY, deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
 import { fireJob } from './firing.jobs.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
@@ -51,7 +51,7 @@ export const alertsModule = defineModule<AlertsDeps>({
       handler: (deps) => (data) => deps.alerts.runDelivery(data.deliveryId),
       // Deliveries mostly wait on the network: many at once, far more than cores (one fetch takes
       // a job for every free slot).
-      work: { concurrency: 64, pollingIntervalSeconds: 1 },
+      work: { concurrency: DELIVERY_CONCURRENCY, pollingIntervalSeconds: 1 },
     },
     {
       job: evaluateJob,

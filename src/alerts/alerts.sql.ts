@@ -80,7 +80,11 @@ export const alertFirings = pgTable(
   ],
 );
 
-export type DeliveryStatus = 'pending' | 'sending' | 'retrying' | 'delivered' | 'failed';
+/**
+ * `held`: taken and given back without an attempt, because its owner's share of the workers was
+ * taken or its destination is paused; the dispatcher takes it again when its turn comes.
+ */
+export type DeliveryStatus = 'pending' | 'sending' | 'retrying' | 'held' | 'delivered' | 'failed';
 
 /**
  * One per target per firing (a chat id, an email recipient, the webhook), each with its own attempts,

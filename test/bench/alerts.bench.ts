@@ -17,6 +17,7 @@ import { type NewWatchdogEvent, WatchdogEventBus } from '../../src/watchdogs/eve
 import { createFakeProvider } from '../support/fake-provider.ts';
 import { createFreshDatabase } from '../support/postgres-database.ts';
 import { CRASH_SETUP, crashOnPglite, crashOnPostgres } from './alerts-crash.ts';
+import { FAIRNESS_SETUP, fairnessOnPglite, fairnessOnPostgres } from './alerts-fairness.ts';
 import { counter, type Hit, pacedSends, Receiver } from './alerts-receiver.ts';
 import { load } from './http-load.ts';
 import { summarize, table } from './stats.ts';
@@ -53,6 +54,15 @@ export async function run(): Promise<void> {
   if (process.env.DATABASE_URL) results.push(await onPostgres(process.env.DATABASE_URL, appModules));
   print(results);
   if (!process.env.DATABASE_URL) process.stdout.write('Postgres: skipped (DATABASE_URL is not set)\n');
+  const fair = [await fairnessOnPglite()];
+  if (process.env.DATABASE_URL) fair.push(await fairnessOnPostgres(process.env.DATABASE_URL));
+  process.stdout.write(
+    `\nfair between owners: ${FAIRNESS_SETUP}\n${table(fair.flatMap((r) => r.latency))}\n`,
+  );
+  process.stdout.write(
+    `\nqueue over the run (deliveries not yet delivered or failed; the other owner's are held for its paused receiver)\n${table(fair.flatMap((r) => r.queue))}\n`,
+  );
+  for (const r of fair) process.stdout.write(`${r.verdict}\n`);
   const crashes = [await crashOnPglite()];
   if (process.env.DATABASE_URL) crashes.push(await crashOnPostgres(process.env.DATABASE_URL));
   process.stdout.write(`\nduplicates after a crash (${CRASH_SETUP})\n${table(crashes)}\n`);

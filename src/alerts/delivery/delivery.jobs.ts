@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineJob } from '../../platform/jobs/job.ts';
 
+/** Delivery attempts one instance runs at once (the queue's worker slots): they mostly wait on the network. */
+export const DELIVERY_CONCURRENCY = 64;
+
 /**
  * One attempt at one delivery. Vigil schedules its own retries (so a receiver's Retry-After is
  * honoured): a failed attempt that may succeed later sends the next job with a start time. pg-boss's

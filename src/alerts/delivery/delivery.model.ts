@@ -21,6 +21,8 @@ export type AttemptOutcome =
       readonly error: string;
       /** How long the receiver asked us to wait. */
       readonly retryAfterMs?: number;
+      /** Nothing was sent: no connection was free in time (says nothing of the destination). */
+      readonly notSent?: true;
     }
   | {
       readonly status: 'failed';

@@ -56,13 +56,17 @@ export interface ClaimedDelivery {
   readonly target: string | null;
   /** Attempts made before this one. */
   readonly attempts: number;
+  /** When it was taken (its claim; giving it back unattempted checks it is still this one). */
+  readonly claimedAt: Date;
+  /** When it was stored (its firing). */
+  readonly createdAt: Date;
   readonly firing: { readonly status: FiringStatus; readonly event: AlertEvent } | null;
   readonly alert: Alert | null;
 }
 
 /**
- * Takes the deliveries among `ids` that no attempt holds (pending or retrying, or held by a claim
- * from before `staleBefore`: its worker died), marking them `sending` at `claimedAt`, and reads each
+ * Takes the deliveries among `ids` that no attempt holds (pending, retrying or held, or claimed
+ * before `staleBefore`: its worker died), marking them `sending` at `claimedAt`, and reads each
  * one's firing and alert, in one statement. Deliveries not taken are absent from the answer.
  */
 export async function claimDeliveries(
@@ -80,7 +84,7 @@ export async function claimDeliveries(
           // One array parameter: the statement's text is the same however many are claimed.
           sql`${alertDeliveries.id} = any(${sql.param([...ids])}::text[])`,
           or(
-            inArray(alertDeliveries.status, ['pending', 'retrying']),
+            inArray(alertDeliveries.status, ['pending', 'retrying', 'held']),
             and(eq(alertDeliveries.status, 'sending'), lt(alertDeliveries.claimedAt, staleBefore)),
           ),
         ),
@@ -93,6 +97,7 @@ export async function claimDeliveries(
         method: alertDeliveries.method,
         target: alertDeliveries.target,
         attempts: alertDeliveries.attempts,
+        createdAt: alertDeliveries.createdAt,
       }),
   );
   const rows = await db
@@ -104,6 +109,7 @@ export async function claimDeliveries(
       method: claimed.method,
       target: claimed.target,
       attempts: claimed.attempts,
+      createdAt: claimed.createdAt,
       firing: alertFirings,
       alert: alerts,
     })
@@ -120,6 +126,8 @@ export async function claimDeliveries(
         method: r.method,
         target: r.target,
         attempts: r.attempts,
+        claimedAt,
+        createdAt: r.createdAt,
         firing: r.firing && { status: r.firing.status, event: alertEventOfStored(r.firing.event) },
         alert: r.alert && alertOfRow(r.alert),
       },
@@ -144,6 +152,8 @@ export interface AttemptRecord {
   readonly attemptedAt: Date;
   readonly updatedAt: Date;
   readonly nextAttemptAt: Date | null;
+  /** Where it went (see destination-health.ts); null keeps the delivery's. */
+  readonly destination?: string | null;
 }
 
 /**
@@ -163,8 +173,93 @@ export async function recordAttempts(db: Executor, records: readonly AttemptReco
     )
     update ${alertDeliveries} as d set
       status = v.status, attempts = v.attempt, last_error = v.error, updated_at = v.updated_at,
-      next_attempt_at = v.next_attempt_at, claimed_at = null
+      next_attempt_at = v.next_attempt_at, claimed_at = null,
+      destination = coalesce(v.destination, d.destination)
     from v where d.id = v.delivery_id`);
+}
+
+/** A delivery taken and given back without an attempt: held until `until` (null: when its turn comes). */
+export interface HeldDelivery {
+  readonly deliveryId: string;
+  readonly destination: string | null;
+  readonly until: Date | null;
+  readonly claimedAt: Date;
+}
+
+/**
+ * Gives deliveries back unattempted, as `held` (their owner's share was taken, or their destination
+ * is paused): the dispatcher takes them again when their turn comes (`dueDeliveries`). Only the
+ * claim being given back is released. One statement however many.
+ */
+export async function holdDeliveries(db: Executor, held: readonly HeldDelivery[]): Promise<void> {
+  if (held.length === 0) return;
+  const rows = JSON.stringify(
+    held.map((h) => ({
+      id: h.deliveryId,
+      destination: h.destination,
+      until: h.until?.toISOString() ?? null,
+      claimed_at: h.claimedAt.toISOString(),
+    })),
+  );
+  await db.execute(sql`
+    with v as (
+      select * from jsonb_to_recordset(${rows}::jsonb)
+        as v(id text, destination text, until timestamptz, claimed_at timestamptz)
+    )
+    update ${alertDeliveries} as d set
+      status = 'held', claimed_at = null, destination = coalesce(v.destination, d.destination),
+      next_attempt_at = coalesce(v.until, d.next_attempt_at)
+    from v where d.id = v.id and d.status = 'sending' and d.claimed_at = v.claimed_at`);
+}
+
+/**
+ * Deliveries the dispatcher may take now, oldest due first, at most `perOwner` of one owner and
+ * `limit` in all: held ones that are due, claims older than `staleBefore` (their worker died), and
+ * pending or retrying ones due before `lostBefore` (no job took them: their job was lost, or
+ * they wait in a backlog). Owners and destinations given are left out (their share is taken, or
+ * they are paused).
+ */
+export async function dueDeliveries(
+  db: Executor,
+  o: {
+    readonly now: Date;
+    readonly lostBefore: Date;
+    readonly staleBefore: Date;
+    readonly limit: number;
+    readonly perOwner: number;
+    readonly skipOwners: readonly string[];
+    readonly skipDestinations: readonly string[];
+  },
+): Promise<string[]> {
+  if (o.limit <= 0) return [];
+  const due = sql`coalesce(${alertDeliveries.nextAttemptAt}, ${alertDeliveries.createdAt})`;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+    select id from (
+      select id, due, row_number() over (partition by owner order by due) as rank
+      from (
+        select ${alertDeliveries.id} as id, ${alertDeliveries.owner} as owner, ${due} as due
+        from ${alertDeliveries}
+        where (
+          (${alertDeliveries.status} = 'held' and ${due} <= ${o.now.toISOString()}::timestamptz)
+          or (${alertDeliveries.status} in ('pending', 'retrying')
+            and ${due} <= ${o.lostBefore.toISOString()}::timestamptz)
+          or (${alertDeliveries.status} = 'sending'
+            and ${alertDeliveries.claimedAt} < ${o.staleBefore.toISOString()}::timestamptz)
+        )
+          and not (${alertDeliveries.owner} = any(${sql.param([...o.skipOwners])}::text[]))
+          and (${alertDeliveries.destination} is null
+            or not (${alertDeliveries.destination} = any(${sql.param([...o.skipDestinations])}::text[])))
+        order by ${due}
+        limit ${o.limit * 20}
+      ) as candidates
+    ) as ranked
+    where rank <= ${o.perOwner}
+    order by due
+    limit ${o.limit}`,
+  );
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -217,12 +312,13 @@ function recordsSql(records: readonly AttemptRecord[]): SQL {
       attempted_at: r.attemptedAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
       next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
+      destination: r.destination ?? null,
     })),
   );
   return sql`select * from jsonb_to_recordset(${rows}::jsonb) as v(
     delivery_id text, attempt int, owner text, alert_id text, method text, outcome text,
     status text, response_code int, latency_ms int, error text, attempted_at timestamptz,
-    updated_at timestamptz, next_attempt_at timestamptz)`;
+    updated_at timestamptz, next_attempt_at timestamptz, destination text)`;
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * Runs one delivery attempt and records it: the attempt row (method, status, response code,
  * latency, error), the delivery's state, and, when another attempt may succeed, the next job, all
- * in one transaction. Retries back off exponentially (5 s, 10 s, 20 s ... capped at 15 minutes,
- * with jitter), or wait what the receiver's Retry-After asked (capped at an hour); after
- * ALERT_DELIVERY_MAX_ATTEMPTS attempts the delivery is `failed`.
+ * in one transaction (retry.rules.ts says when). An attempt goes only when the gates let it
+ * (delivery-gates.ts: the instance's workers, the owner's share, the destination's health);
+ * otherwise its delivery is given back as `held`, and the dispatcher (delivery.dispatcher.ts)
+ * takes it again when its turn comes.
  */
 import type { Clock } from '../../platform/clock.ts';
 import type { DatabaseHandle } from '../../platform/db/database.ts';
@@ -11,19 +12,23 @@ import type { Jobs } from '../../platform/jobs/jobs.ts';
 import { StatementBatcher } from '../../platform/jobs/statement-batcher.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
 import type { AcceptanceJournal } from './acceptance-journal.ts';
-import { deliverJob } from './delivery.jobs.ts';
+import { DeliveryDispatcher } from './delivery.dispatcher.ts';
+import { DELIVERY_CONCURRENCY, deliverJob } from './delivery.jobs.ts';
 import type { AttemptOutcome, Deliverer } from './delivery.model.ts';
 import {
   type AttemptRecord,
   type ClaimedDelivery,
   claimDeliveries,
+  type HeldDelivery,
+  holdDeliveries,
   recordAttempts,
 } from './delivery.repository.ts';
+import { DeliveryGates } from './delivery-gates.ts';
+import { DestinationHealth, type DestinationSignal } from './destination-health.ts';
+import { destinationSignal } from './outcome.ts';
+import { verdictOf } from './retry.rules.ts';
+import { destinationOf } from './targets.ts';
 
-export const BASE_BACKOFF_MS = 5_000;
-export const MAX_BACKOFF_MS = 15 * 60_000;
-export const MAX_RETRY_AFTER_MS = 60 * 60_000;
-const MAX_ERROR_CHARS = 1_000;
 /** Claims or records in one statement at most. */
 const BATCH_MAX = 64;
 /**
@@ -48,53 +53,24 @@ export interface DeliveryRunnerOptions {
   readonly random?: () => number;
   /** Where acceptances are noted before their records (see acceptance-journal.ts); none: not noted. */
   readonly journal?: AcceptanceJournal;
-}
-
-/** What a run did: the delivery's new state, or `done` when there was nothing (more) to do. */
-export type RunResult = 'delivered' | 'retrying' | 'failed' | 'done';
-
-/** Where an attempt leaves its delivery. */
-export interface AttemptVerdict {
-  readonly status: 'delivered' | 'retrying' | 'failed';
-  /** When the next attempt is due; null unless retrying. */
-  readonly retryAt: Date | null;
-  /** The error to record (bounded), null when delivered. */
-  readonly error: string | null;
-}
-
-/** Delay before attempt `attempt + 1` after `attempt` failed (1-based). */
-export function backoffMs(
-  attempt: number,
-  retryAfterMs: number | undefined,
-  random: () => number = Math.random,
-): number {
-  if (retryAfterMs !== undefined && retryAfterMs > 0) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
-  const base = Math.min(BASE_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS);
-  // ±20 %: receivers that came back are not hit by every sender at the same instant.
-  return Math.round(base * (0.8 + 0.4 * random()));
+  /** ALERT_DELIVERY_OWNER_CONCURRENCY: attempts one owner may have under way here. */
+  readonly ownerConcurrency?: number;
+  /** Attempts this instance runs at once (the delivery queue's worker slots). */
+  readonly maxInFlight?: number;
 }
 
 /**
- * The delivery's state after attempt `attempt` gave `outcome` at `now`: delivered; failed (for good,
- * or a retry past the last attempt); or retrying after the backoff.
+ * What a run did: the delivery's new state; `held` when it was given back unattempted (its
+ * owner's share or the instance's workers were taken, or its destination is paused); `done` when
+ * there was nothing (more) to do.
  */
-export function verdictOf(
-  outcome: AttemptOutcome,
-  attempt: number,
-  { maxAttempts, now, random }: { maxAttempts: number; now: Date; random?: (() => number) | undefined },
-): AttemptVerdict {
-  if (outcome.status === 'delivered') return { status: 'delivered', retryAt: null, error: null };
-  if (outcome.status === 'failed') return { status: 'failed', retryAt: null, error: truncate(outcome.error) };
-  if (attempt >= maxAttempts) {
-    return {
-      status: 'failed',
-      retryAt: null,
-      error: truncate(`${outcome.error} (gave up after ${attempt} attempts)`),
-    };
-  }
-  const wait = backoffMs(attempt, outcome.retryAfterMs, random);
-  return { status: 'retrying', retryAt: new Date(now.getTime() + wait), error: truncate(outcome.error) };
-}
+export type RunResult = 'delivered' | 'retrying' | 'failed' | 'held' | 'done';
+
+/** A delivery held this long for its destination (paused all along) fails instead. */
+export const MAX_HELD_MS = 24 * 3_600_000;
+
+/** The default share of one owner: a quarter of the workers. */
+export const DEFAULT_OWNER_CONCURRENCY = 16;
 
 export class DeliveryRunner {
   readonly #o: DeliveryRunnerOptions;
@@ -102,11 +78,39 @@ export class DeliveryRunner {
   readonly #claims: StatementBatcher<string, ClaimedDelivery | undefined>;
   readonly #records: StatementBatcher<AttemptRecord, undefined>;
   readonly #acceptances: StatementBatcher<AttemptRecord, undefined>;
+  readonly #holds: StatementBatcher<HeldDelivery, undefined>;
+  readonly #gates: DeliveryGates;
+  readonly #dispatcher: DeliveryDispatcher;
   #stopped = false;
 
   constructor(options: DeliveryRunnerOptions) {
     this.#o = options;
     const db = options.database.db;
+    const health = new DestinationHealth({
+      now: () => options.clock.now().getTime(),
+      ...(options.random ? { random: options.random } : {}),
+    });
+    this.#gates = new DeliveryGates({
+      maxInFlight: options.maxInFlight ?? DELIVERY_CONCURRENCY,
+      ownerConcurrency: options.ownerConcurrency ?? DEFAULT_OWNER_CONCURRENCY,
+      health,
+    });
+    this.#dispatcher = new DeliveryDispatcher({
+      database: options.database,
+      clock: options.clock,
+      logger: options.logger,
+      gates: this.#gates,
+      staleClaimMs: this.staleClaimMs,
+      run: (id) => this.run(id),
+    });
+    this.#gates.onTurn = () => this.#dispatcher.wake();
+    this.#holds = new StatementBatcher(
+      async (held) => {
+        await holdDeliveries(db, held);
+        return held.map(() => undefined);
+      },
+      { max: BATCH_MAX },
+    );
     this.#claims = new StatementBatcher(
       async (ids) => {
         const claimedAt = this.#o.clock.now();
@@ -136,13 +140,24 @@ export class DeliveryRunner {
     return 2 * this.#o.attemptTimeoutMs + 30_000;
   }
 
+  /** The fairness of this instance's workers (owners' shares, destinations' health). */
+  get gates(): DeliveryGates {
+    return this.#gates;
+  }
+
+  /** Starts taking the deliveries no job brings (held, lost, abandoned): delivery.dispatcher.ts. */
+  start(): void {
+    this.#dispatcher.start();
+  }
+
   /**
    * Ends the attempts under way: their claims stay, and the next sweep (on this instance's next
    * start, or another instance's minute) resumes them once stale.
    */
-  stop(): void {
+  async stop(): Promise<void> {
     this.#stopped = true;
     for (const controller of this.#running) controller.abort(new Error('the instance is stopping'));
+    await this.#dispatcher.stop();
   }
 
   async run(deliveryId: string): Promise<RunResult> {
@@ -153,11 +168,39 @@ export class DeliveryRunner {
     // statement, shared with the attempts that start at the same moment.
     const claimed = await this.#claims.run(deliveryId);
     if (!claimed) return 'done';
+    const { alert } = claimed;
+    const destination = alert ? destinationOf(alert, claimed.method, claimed.target) : null;
+    const slot = this.#gates.admit(claimed.owner, destination);
+    if (!slot.go && slot.reason === 'destination' && this.#heldTooLong(claimed)) {
+      return this.#giveUp(claimed, destination);
+    }
+    if (!slot.go) {
+      // Given back without an attempt: the dispatcher takes it again when its turn comes.
+      const until = slot.until === null ? null : new Date(slot.until);
+      await this.#holds.run({ deliveryId, destination, until, claimedAt: claimed.claimedAt });
+      return 'held';
+    }
+    let signal: DestinationSignal = 'none';
+    try {
+      const result = await this.#attemptAndRecord(claimed, destination);
+      signal = result.signal;
+      return result.status;
+    } finally {
+      this.#gates.settle(slot, signal);
+    }
+  }
+
+  async #attemptAndRecord(
+    claimed: ClaimedDelivery,
+    destination: string | null,
+  ): Promise<{ status: RunResult; signal: DestinationSignal }> {
+    const deliveryId = claimed.id;
     const attempt = claimed.attempts + 1;
     const started = this.#o.clock.now();
     const outcome = await this.#attempt(claimed, attempt, started);
     // Stopping: the claim stays, and the attempt is made again once it is stale.
-    if (outcome === 'stopped') return 'done';
+    if (outcome === 'stopped') return { status: 'done', signal: 'none' };
+    const signal = outcome.thrown ? 'none' : destinationSignal(claimed.method, outcome);
     const now = this.#o.clock.now();
     const verdict = verdictOf(outcome, attempt, {
       maxAttempts: this.#o.maxAttempts,
@@ -178,12 +221,41 @@ export class DeliveryRunner {
       attemptedAt: started,
       updatedAt: now,
       nextAttemptAt: verdict.retryAt,
+      destination,
     };
     // The receiver has it: noted before anything else, so a crash from here on does not resend it.
     if (record.outcome === 'delivered') this.#o.journal?.note(record);
     await this.#record(record);
     this.#logAttempt(record);
-    return verdict.status;
+    return { status: verdict.status, signal };
+  }
+
+  /** Held for its destination since it was stored MAX_HELD_MS ago: it fails rather than wait on. */
+  #heldTooLong(claimed: ClaimedDelivery): boolean {
+    return this.#o.clock.now().getTime() - claimed.createdAt.getTime() > MAX_HELD_MS;
+  }
+
+  async #giveUp(claimed: ClaimedDelivery, destination: string | null): Promise<RunResult> {
+    const now = this.#o.clock.now();
+    const record: AttemptRecord = {
+      deliveryId: claimed.id,
+      attempt: claimed.attempts + 1,
+      owner: claimed.owner,
+      alertId: claimed.alertId,
+      method: claimed.method,
+      outcome: 'failed',
+      status: 'failed',
+      responseCode: null,
+      latencyMs: 0,
+      error: `its destination has kept failing for ${MAX_HELD_MS / 3_600_000} hours; not sent`,
+      attemptedAt: now,
+      updatedAt: now,
+      nextAttemptAt: null,
+      destination,
+    };
+    await this.#records.run(record);
+    this.#logAttempt(record);
+    return 'failed';
   }
 
   /** Records the acceptances noted locally that no record caught up with (after a crash); how many. */
@@ -196,14 +268,14 @@ export class DeliveryRunner {
     claimed: ClaimedDelivery,
     attempt: number,
     started: Date,
-  ): Promise<AttemptOutcome | 'stopped'> {
+  ): Promise<(AttemptOutcome & { thrown?: true }) | 'stopped'> {
     const { alert, firing } = claimed;
     if (!alert || !firing) {
       return { status: 'failed', responseCode: null, latencyMs: 0, error: 'the alert was deleted' };
     }
     const controller = new AbortController();
     this.#running.add(controller);
-    let outcome: AttemptOutcome;
+    let outcome: AttemptOutcome & { thrown?: true };
     try {
       outcome = await this.#o.deliver({
         deliveryId: claimed.id,
@@ -216,8 +288,10 @@ export class DeliveryRunner {
         signal: controller.signal,
       });
     } catch (error) {
-      // A channel's own bug or an unreadable secret: recorded like any failure, and retried.
+      // A channel's own bug or an unreadable secret: recorded like any failure, and retried (it
+      // says nothing of the destination).
       outcome = {
+        thrown: true,
         status: 'retry',
         responseCode: null,
         latencyMs: this.#o.clock.now().getTime() - started.getTime(),
@@ -279,8 +353,4 @@ export class DeliveryRunner {
       'alert delivery attempt',
     );
   }
-}
-
-function truncate(text: string): string {
-  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
 }

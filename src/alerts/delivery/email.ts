@@ -117,6 +117,7 @@ async function deliver(
           status: 'retry',
           responseCode: null,
           latencyMs: elapsed(),
+          notSent: true,
           error: ctx.signal.aborted
             ? 'SMTP: aborted before sending'
             : 'SMTP: no connection to the server was free in time; not sent',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { httpOutcome, networkReason, parseRetryAfter, redact, redactOutcome } from './outcome.ts';
+import {
+  destinationSignal,
+  httpOutcome,
+  networkReason,
+  parseRetryAfter,
+  redact,
+  redactOutcome,
+} from './outcome.ts';
 
 const now = new Date('2025-01-02T03:04:05Z');
 
@@ -82,5 +89,36 @@ describe('networkReason', () => {
     expect(networkReason(new DOMException('This operation was aborted', 'AbortError'))).toBe(
       'timed out or aborted',
     );
+  });
+});
+
+describe('destinationSignal', () => {
+  const retry = (code: number | null) => ({
+    status: 'retry' as const,
+    responseCode: code,
+    latencyMs: 1,
+    error: 'x',
+  });
+  it('counts silence and "not now" answers as failures of the destination', () => {
+    expect(destinationSignal('webhook', retry(null))).toBe('failed');
+    expect(destinationSignal('webhook', retry(503))).toBe('failed');
+    expect(destinationSignal('chat', retry(429))).toBe('failed');
+    expect(destinationSignal('email', retry(421))).toBe('failed');
+  });
+  it('counts any other answer, a refusal too, as the destination answering', () => {
+    expect(destinationSignal('webhook', { status: 'delivered', responseCode: 200, latencyMs: 1 })).toBe(
+      'answered',
+    );
+    expect(
+      destinationSignal('webhook', { status: 'failed', responseCode: 404, latencyMs: 1, error: 'x' }),
+    ).toBe('answered');
+    // A greylisted recipient says nothing bad of the server.
+    expect(destinationSignal('email', retry(450))).toBe('answered');
+  });
+  it('says nothing when nothing reached the destination', () => {
+    expect(
+      destinationSignal('webhook', { status: 'failed', responseCode: null, latencyMs: 0, error: 'refused' }),
+    ).toBe('none');
+    expect(destinationSignal('email', { ...retry(null), notSent: true })).toBe('none');
   });
 });

@@ -2,6 +2,8 @@
  * Pure rules shared by the adapters: which answers are worth another attempt, how long a receiver
  * asked us to wait, and keeping secrets out of every error text that is stored or shown.
  */
+import type { DeliveryMethod } from '../alert.model.ts';
+import type { DestinationSignal } from './destination-health.ts';
 import type { DeliveryOutcome } from './types.ts';
 
 const MAX_ERROR_CHARS = 500;
@@ -80,4 +82,21 @@ export function networkReason(error: unknown): string {
   const code = e?.cause?.code ?? e?.code;
   const message = e?.cause?.message ?? e?.message ?? String(error);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * What an attempt's outcome says of its destination (destination-health.ts): `failed` when it did
+ * not answer (a timeout, a refused or reset connection) or said it cannot take anything now (HTTP
+ * 5xx, 429, 408; SMTP 421); `answered` for any other answer, a refusal included (it is up); `none`
+ * when nothing reached it (a refused address, a missing setting, no connection free).
+ */
+export function destinationSignal(method: DeliveryMethod, outcome: DeliveryOutcome): DestinationSignal {
+  if (outcome.status === 'delivered') return 'answered';
+  const code = outcome.responseCode;
+  if (outcome.status === 'failed') return code === null ? 'none' : 'answered';
+  if (outcome.notSent) return 'none';
+  if (code === null) return 'failed';
+  // An SMTP 4xx is about one recipient (a full mailbox, greylisting), except 421: the server's.
+  if (method === 'email') return code === 421 ? 'failed' : 'answered';
+  return code >= 500 || code === 429 || code === 408 ? 'failed' : 'answered';
 }

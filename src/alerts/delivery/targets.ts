@@ -34,3 +34,32 @@ export function deliveryUnitsOf(alert: Configured): DeliveryUnit[] {
     return targets.length > 0 ? targets.map((target) => ({ method, target })) : [{ method, target: null }];
   });
 }
+
+/**
+ * Where a delivery goes, as its fairness sees it (destination-health.ts pauses one that keeps
+ * failing): a webhook's host and port; an SMTP server (the alert's own, or the server's); a chat
+ * bot (the alert's own token, or the server's). A bot is its own destination because the bot API
+ * limits each bot on its own: one owner's bot being throttled pauses no one else's.
+ */
+export function destinationOf(alert: Alert, method: DeliveryMethod, target: string | null): string {
+  switch (method) {
+    case 'webhook': {
+      const url = target ?? alert.webhook?.url ?? '';
+      try {
+        return `webhook ${new URL(url).host}`;
+      } catch {
+        return 'webhook (no URL)';
+      }
+    }
+    case 'email': {
+      const host = alert.email?.smtpHost;
+      return host === undefined
+        ? 'smtp (server)'
+        : `smtp ${host.toLowerCase()}:${alert.email?.smtpPort ?? ''}`;
+    }
+    case 'chat':
+      return alert.secrets.names.includes('botToken')
+        ? `chat ${alert.owner}/${alert.id}`
+        : 'chat (server bot)';
+  }
+}

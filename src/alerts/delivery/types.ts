@@ -62,7 +62,15 @@ export interface WebhookTarget {
 
 export type DeliveryOutcome =
   | { status: 'delivered'; responseCode: number | null; latencyMs: number; detail?: string }
-  | { status: 'retry'; responseCode: number | null; latencyMs: number; error: string; retryAfterMs?: number }
+  | {
+      status: 'retry';
+      responseCode: number | null;
+      latencyMs: number;
+      error: string;
+      retryAfterMs?: number;
+      /** Nothing was sent (no connection was free in time): it says nothing of the destination. */
+      notSent?: true;
+    }
   /** Permanent: no retry helps (a refused address, a 5xx SMTP reply, a 4xx from a receiver). */
   | { status: 'failed'; responseCode: number | null; latencyMs: number; error: string };
 
