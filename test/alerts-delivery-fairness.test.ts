@@ -14,6 +14,7 @@ import { alertDeliveries } from '../src/alerts/alerts.sql.ts';
 import { effectiveScopes, type Principal } from '../src/platform/access/principal.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
+import { sampleValue } from './support/metric-lint.ts';
 
 const OWNER_SHARE = 4;
 /** More than an instance's 64 workers. */
@@ -161,5 +162,20 @@ describe('alerts: fair between owners', () => {
     expect(attempts).toBeLessThanOrEqual(2 * OWNER_SHARE);
     expect(byStatus.sending ?? 0).toBeLessThanOrEqual(OWNER_SHARE);
     expect(hung).toBeLessThanOrEqual(2 * OWNER_SHARE);
+  }, 60_000);
+
+  it('the metrics show it: paused destinations, the queue and its oldest delivery, attempts, holds', async () => {
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const value = (name: string, labels: Record<string, string> = {}) => sampleValue(text, name, labels) ?? 0;
+    expect(value('vigil_alert_delivery_paused_destinations')).toBe(1);
+    expect(value('vigil_alert_delivery_queue_depth', { status: 'held' })).toBeGreaterThanOrEqual(
+      BAD_ALERTS - 2 * OWNER_SHARE,
+    );
+    expect(value('vigil_alert_delivery_oldest_pending_seconds')).toBeGreaterThan(0);
+    expect(
+      value('vigil_alert_delivery_attempts_total', { method: 'webhook', outcome: 'retry' }),
+    ).toBeGreaterThanOrEqual(3);
+    expect(value('vigil_alert_deliveries_total', { method: 'webhook', outcome: 'delivered' })).toBe(1);
+    expect(value('vigil_alert_delivery_holds_total', { reason: 'owner' })).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -14,7 +14,10 @@ import { AlertsDomain } from './alerts.domain.ts';
 import { ConditionEvaluator } from './conditions.ts';
 import { AcceptanceJournal } from './delivery/acceptance-journal.ts';
 import { createDeliverer } from './delivery/deliverer.ts';
+import { deliveryMetrics } from './delivery/delivery.metrics.ts';
+import { deliveryQueue } from './delivery/delivery.repository.ts';
 import { DeliveryRunner } from './delivery/delivery.runner.ts';
+import type { DeliveryGates } from './delivery/delivery-gates.ts';
 import { PinnedConnections } from './delivery/pinned-http.ts';
 import { SmtpPools } from './delivery/smtp-pools.ts';
 import { parseAllowedHosts } from './delivery/ssrf.ts';
@@ -114,6 +117,15 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     storedEvent: (id) => deps.watchdogs.event(id),
     ...(deps.registry ? { observer: firingMetrics(deps.registry) } : {}),
   });
+  // The gauges read the runner's gates when scraped.
+  let gates: DeliveryGates | undefined;
+  const observer =
+    deps.registry &&
+    deliveryMetrics(deps.registry, {
+      queue: () => deliveryQueue(database.db, clock.now()),
+      paused: () => gates?.health.paused ?? 0,
+      inFlight: () => gates?.inFlight ?? 0,
+    });
   const runner = new DeliveryRunner({
     database,
     jobs,
@@ -124,7 +136,9 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     attemptTimeoutMs: config.alerts.timeoutMs,
     ownerConcurrency: config.alerts.ownerConcurrency,
     journal: acceptanceJournal(config, logger),
+    ...(observer ? { observer } : {}),
   });
+  gates = runner.gates;
   const db = database.db;
   return new AlertsDomain({
     database,

@@ -420,3 +420,32 @@ export async function listAttempts(db: Executor, alert: AlertKey, limit: number)
     attemptedAt: r.attemptedAt,
   }));
 }
+
+/** The deliveries not yet delivered or failed: how many in each status, and the oldest one's age. */
+export interface DeliveryQueue {
+  readonly byStatus: Partial<Record<'pending' | 'retrying' | 'sending' | 'held', number>>;
+  readonly oldestSeconds: number;
+}
+
+export async function deliveryQueue(db: Executor, now: Date): Promise<DeliveryQueue> {
+  const rows = await db
+    .select({
+      status: alertDeliveries.status,
+      n: sql<number>`count(*)::int`,
+      oldest: sql<string | null>`min(${alertDeliveries.createdAt})::text`,
+    })
+    .from(alertDeliveries)
+    .where(inArray(alertDeliveries.status, ['pending', 'retrying', 'sending', 'held']))
+    .groupBy(alertDeliveries.status);
+  const byStatus: Record<string, number> = {};
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const r of rows) {
+    byStatus[r.status] = r.n;
+    const at = r.oldest ? Date.parse(r.oldest) : Number.NaN;
+    if (!Number.isNaN(at)) oldest = Math.min(oldest, at);
+  }
+  return {
+    byStatus,
+    oldestSeconds: Number.isFinite(oldest) ? Math.max(0, (now.getTime() - oldest) / 1_000) : 0,
+  };
+}

@@ -14,6 +14,7 @@ import type { Logger } from '../../platform/observability/logger.ts';
 import type { AcceptanceJournal } from './acceptance-journal.ts';
 import { DeliveryDispatcher } from './delivery.dispatcher.ts';
 import { DELIVERY_CONCURRENCY, deliverJob } from './delivery.jobs.ts';
+import type { DeliveryObserver } from './delivery.metrics.ts';
 import type { AttemptOutcome, Deliverer } from './delivery.model.ts';
 import {
   type AttemptRecord,
@@ -57,6 +58,8 @@ export interface DeliveryRunnerOptions {
   readonly ownerConcurrency?: number;
   /** Attempts this instance runs at once (the delivery queue's worker slots). */
   readonly maxInFlight?: number;
+  /** Told of attempts, ends and holds (delivery.metrics.ts). */
+  readonly observer?: DeliveryObserver;
 }
 
 /**
@@ -178,6 +181,7 @@ export class DeliveryRunner {
       // Given back without an attempt: the dispatcher takes it again when its turn comes.
       const until = slot.until === null ? null : new Date(slot.until);
       await this.#holds.run({ deliveryId, destination, until, claimedAt: claimed.claimedAt });
+      this.#o.observer?.held(slot.reason);
       return 'held';
     }
     let signal: DestinationSignal = 'none';
@@ -226,6 +230,7 @@ export class DeliveryRunner {
     // The receiver has it: noted before anything else, so a crash from here on does not resend it.
     if (record.outcome === 'delivered') this.#o.journal?.note(record);
     await this.#record(record);
+    this.#observe(record);
     this.#logAttempt(record);
     return { status: verdict.status, signal };
   }
@@ -254,6 +259,7 @@ export class DeliveryRunner {
       destination,
     };
     await this.#records.run(record);
+    this.#observe(record);
     this.#logAttempt(record);
     return 'failed';
   }
@@ -344,6 +350,14 @@ export class DeliveryRunner {
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
+  }
+
+  #observe(record: AttemptRecord): void {
+    const observer = this.#o.observer;
+    if (!observer) return;
+    observer.attempted(record.method, record.outcome);
+    if (record.status === 'delivered' || record.status === 'failed')
+      observer.finished(record.method, record.status);
   }
 
   #logAttempt(record: AttemptRecord): void {

@@ -115,11 +115,10 @@ export class DestinationHealth {
     return out;
   }
 
-  /** Destinations paused now. */
+  /** Destinations paused: the pause under way, or over and no answer since (probed, or about to be). */
   get paused(): number {
-    const now = this.#o.now();
     let n = 0;
-    for (const s of this.#states.values()) if (s.pauses > 0 && s.until > now) n++;
+    for (const s of this.#states.values()) if (s.pauses > 0) n++;
     return n;
   }
 
