@@ -895,9 +895,10 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   },
   ALERT_DELIVERY_OWNER_CONCURRENCY: {
     group: 'alerts',
-    description: prose`delivery attempts one owner may have under way at once, per instance (of the
-      64 each instance runs): another owner's alerts are delivered while one owner's receivers hang;
-      an owner's further deliveries wait, holding no worker`,
+    description: prose`delivery attempts one owner is sure of at once, per instance (of the 64 each
+      instance runs): another owner's alerts are delivered while one owner's receivers hang. Past it,
+      an owner's deliveries to a receiver that answered within the last minute may use workers no one
+      else needs (a quarter of this share stays free); the others wait, holding no worker`,
   },
   ALERT_MAX_FIRINGS_PER_MINUTE: {
     group: 'alerts',

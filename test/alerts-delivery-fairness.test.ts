@@ -52,6 +52,11 @@ describe('alerts: fair between owners', () => {
   let t: TestApp;
   let hanging: Server;
   let receiver: Server;
+  /** Answers after 100 ms, counting the requests it holds at once. */
+  let slow: Server;
+  let slowNow = 0;
+  let slowMost = 0;
+  let slowArrived = 0;
   /** Requests the hanging receiver took (it answers none). */
   let hung = 0;
   let goodArrived = false;
@@ -89,6 +94,16 @@ describe('alerts: fair between owners', () => {
         goodArrived = true;
       });
     });
+    slow = await listen((req, res) => {
+      req.resume();
+      slowNow++;
+      slowMost = Math.max(slowMost, slowNow);
+      setTimeout(() => {
+        slowNow--;
+        slowArrived++;
+        res.writeHead(200).end('{"ok":true}');
+      }, 100);
+    });
     t = await createTestApp({
       listen: true,
       env: {
@@ -123,7 +138,7 @@ describe('alerts: fair between owners', () => {
 
   afterAll(async () => {
     await t?.close();
-    for (const s of [hanging, receiver]) {
+    for (const s of [hanging, receiver, slow]) {
       s?.closeAllConnections();
       await new Promise((resolve) => s?.close(resolve));
     }
@@ -177,5 +192,31 @@ describe('alerts: fair between owners', () => {
     ).toBeGreaterThanOrEqual(3);
     expect(value('vigil_alert_deliveries_total', { method: 'webhook', outcome: 'delivered' })).toBe(1);
     expect(value('vigil_alert_delivery_holds_total', { reason: 'owner' })).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("a burst to a receiver that answers is not held to its owner's share", async () => {
+    const create = (id: string, asset: string) =>
+      t.app.deps.alerts.store.create(
+        good,
+        parseAlertInput({
+          alert_id: id,
+          name: id,
+          trigger: { type: 'watchdog_event', event_filter: { assets: [asset] } },
+          delivery_methods: ['webhook'],
+          webhook_config: { url: urlOf(slow) },
+          cooldown_seconds: 0,
+        }),
+      );
+    // The receiver answers once: it is proven.
+    await create('slow-first', 'WARM/USDT');
+    await publish('WARM/USDT');
+    await until('the first answer', 30_000, () => slowArrived === 1);
+    const burst = 6 * OWNER_SHARE;
+    for (let i = 0; i < burst; i++) await create(`slow-${i}`, 'BURST/USDT');
+    slowMost = 0;
+    await publish('BURST/USDT');
+    await until('the burst', 30_000, () => slowArrived === 1 + burst);
+    // Past the owner's share (the spare workers), while the hanging owner still has its own.
+    expect(slowMost).toBeGreaterThan(OWNER_SHARE);
   }, 60_000);
 });

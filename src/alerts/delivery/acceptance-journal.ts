@@ -30,6 +30,11 @@ export class AcceptanceJournal {
     this.#logger = logger;
   }
 
+  /** Whether acceptances are noted (a path was given and appending to it has not failed). */
+  get enabled(): boolean {
+    return this.#path !== undefined && !this.#failed;
+  }
+
   /** Notes an accepted attempt; never throws (the database record follows anyway). */
   note(record: AttemptRecord): void {
     if (!this.#path) return;

@@ -34,6 +34,8 @@ export class DeliveryDispatcher {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #passing: Promise<void> | undefined;
   #again = false;
+  /** The last pass took deliveries. */
+  #found = false;
   #lastPass = 0;
   #started = false;
   #stopped = false;
@@ -85,25 +87,31 @@ export class DeliveryDispatcher {
     const { health } = this.#o.gates;
     const opening = health.nextOpening();
     const untilOpening = opening === undefined ? INTERVAL_MS : opening - this.#o.clock.now().getTime();
-    const next = this.#again ? MIN_GAP_MS : Math.max(MIN_GAP_MS, Math.min(INTERVAL_MS, untilOpening));
+    // A pass that found work is followed by another soon (a backlog drains); one that did not waits.
+    const busy = this.#again || this.#found;
+    const next = busy ? MIN_GAP_MS : Math.max(MIN_GAP_MS, Math.min(INTERVAL_MS, untilOpening));
     this.#again = false;
     this.#schedule(next);
   }
 
   async #take(): Promise<void> {
+    this.#found = false;
     const { gates } = this.#o;
     const limit = gates.free;
     if (limit === 0) return;
     const now = this.#o.clock.now();
+    const { owners, allowed, otherwise } = gates.allowances();
     const ids = await dueDeliveries(this.#o.database.db, {
       now,
       lostBefore: new Date(now.getTime() - LOST_MS),
       staleBefore: new Date(now.getTime() - this.#o.staleClaimMs),
       limit,
-      perOwner: gates.ownerConcurrency,
-      skipOwners: gates.fullOwners(),
+      owners,
+      allowed,
+      perOwner: otherwise,
       skipDestinations: gates.health.blocked(),
     });
+    this.#found = ids.length > 0;
     for (const id of ids) {
       if (this.#stopped) return;
       const run = this.#o.run(id).catch((error: unknown) => {

@@ -213,11 +213,11 @@ export async function holdDeliveries(db: Executor, held: readonly HeldDelivery[]
 }
 
 /**
- * Deliveries the dispatcher may take now, oldest due first, at most `perOwner` of one owner and
- * `limit` in all: held ones that are due, claims older than `staleBefore` (their worker died), and
- * pending or retrying ones due before `lostBefore` (no job took them: their job was lost, or
- * they wait in a backlog). Owners and destinations given are left out (their share is taken, or
- * they are paused).
+ * Deliveries the dispatcher may take now, oldest due first, `limit` in all: held ones that are due,
+ * claims older than `staleBefore` (their worker died), and pending or retrying ones due before
+ * `lostBefore` (no job took them: their job was lost, or they wait in a backlog). Of each owner at
+ * most its allowance (`owners[i]` may start `allowed[i]` more, any other `perOwner`); deliveries
+ * to the destinations given (paused) are left out.
  */
 export async function dueDeliveries(
   db: Executor,
@@ -227,7 +227,8 @@ export async function dueDeliveries(
     readonly staleBefore: Date;
     readonly limit: number;
     readonly perOwner: number;
-    readonly skipOwners: readonly string[];
+    readonly owners: readonly string[];
+    readonly allowed: readonly number[];
     readonly skipDestinations: readonly string[];
   },
 ): Promise<string[]> {
@@ -237,7 +238,7 @@ export async function dueDeliveries(
     db,
     sql`
     select id from (
-      select id, due, row_number() over (partition by owner order by due) as rank
+      select id, owner, due, row_number() over (partition by owner order by due) as rank
       from (
         select ${alertDeliveries.id} as id, ${alertDeliveries.owner} as owner, ${due} as due
         from ${alertDeliveries}
@@ -248,14 +249,15 @@ export async function dueDeliveries(
           or (${alertDeliveries.status} = 'sending'
             and ${alertDeliveries.claimedAt} < ${o.staleBefore.toISOString()}::timestamptz)
         )
-          and not (${alertDeliveries.owner} = any(${sql.param([...o.skipOwners])}::text[]))
           and (${alertDeliveries.destination} is null
             or not (${alertDeliveries.destination} = any(${sql.param([...o.skipDestinations])}::text[])))
         order by ${due}
         limit ${o.limit * 20}
       ) as candidates
     ) as ranked
-    where rank <= ${o.perOwner}
+    left join unnest(${sql.param([...o.owners])}::text[], ${sql.param([...o.allowed])}::int[])
+      as allowance(owner, allowed) using (owner)
+    where rank <= coalesce(allowance.allowed, ${o.perOwner})
     order by due
     limit ${o.limit}`,
   );

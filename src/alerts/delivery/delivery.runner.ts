@@ -33,9 +33,9 @@ import { destinationOf } from './targets.ts';
 /** Claims or records in one statement at most. */
 const BATCH_MAX = 64;
 /**
- * How long the record of an attempt that did not deliver waits for those of other attempts ending
- * about then (attempts start together, one fetch and one claim, but end one by one). An accepted
- * attempt waits for nothing: until its record is written, a crash would send the message again.
+ * How long a record waits for those of other attempts ending about then (attempts start together,
+ * one fetch and one claim, but end one by one). An accepted attempt waits only when it was noted
+ * in the journal first: until then, or its record, a crash would send the message again.
  */
 const RECORD_WINDOW_MS = 20;
 /** How long an accepted attempt's record is retried when the database fails (a stop, a lost connection). */
@@ -71,6 +71,9 @@ export type RunResult = 'delivered' | 'retrying' | 'failed' | 'held' | 'done';
 
 /** A delivery held this long for its destination (paused all along) fails instead. */
 export const MAX_HELD_MS = 24 * 3_600_000;
+
+/** How long an attempt toward a proven receiver may wait for a worker before its delivery is held. */
+const SLOT_WAIT_MS = 500;
 
 /** The default share of one owner: a quarter of the workers. */
 export const DEFAULT_OWNER_CONCURRENCY = 16;
@@ -134,8 +137,12 @@ export class DeliveryRunner {
       return records.map(() => undefined);
     };
     this.#records = new StatementBatcher(record, { max: BATCH_MAX, windowMs: RECORD_WINDOW_MS });
-    // Only the acceptances ready in the same turn share a statement.
-    this.#acceptances = new StatementBatcher(record, { max: BATCH_MAX, windowMs: 0 });
+    // Noted first (the journal outlives a kill), an acceptance's record may wait for company like
+    // the others; without a journal only the acceptances ready in the same turn share a statement.
+    this.#acceptances = new StatementBatcher(record, {
+      max: BATCH_MAX,
+      windowMs: options.journal?.enabled ? RECORD_WINDOW_MS : 0,
+    });
   }
 
   /** How long an attempt may hold a delivery before it counts as abandoned (its worker died). */
@@ -173,7 +180,7 @@ export class DeliveryRunner {
     if (!claimed) return 'done';
     const { alert } = claimed;
     const destination = alert ? destinationOf(alert, claimed.method, claimed.target) : null;
-    const slot = this.#gates.admit(claimed.owner, destination);
+    const slot = await this.#gates.admitSoon(claimed.owner, destination, SLOT_WAIT_MS);
     if (!slot.go && slot.reason === 'destination' && this.#heldTooLong(claimed)) {
       return this.#giveUp(claimed, destination);
     }

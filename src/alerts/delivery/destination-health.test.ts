@@ -80,3 +80,17 @@ describe('DestinationHealth', () => {
     expect(h.admit('d')).toEqual({ go: true });
   });
 });
+
+describe('DestinationHealth.healthy', () => {
+  it('is a destination that answered within a minute and has not failed since', () => {
+    const { h, advance } = health();
+    expect(h.healthy('d')).toBe(false);
+    h.settle('d', 'answered');
+    expect(h.healthy('d')).toBe(true);
+    h.settle('d', 'failed');
+    expect(h.healthy('d')).toBe(false);
+    h.settle('d', 'answered');
+    advance(60_001);
+    expect(h.healthy('d')).toBe(false);
+  });
+});

@@ -15,6 +15,8 @@
 export const PAUSE_AFTER = 3;
 export const BASE_PAUSE_MS = 5_000;
 export const MAX_PAUSE_MS = 5 * 60_000;
+/** A destination that answered this recently (and has not failed since) is healthy. */
+const HEALTHY_MS = 60_000;
 /** Destinations remembered at most (the least recently seen are forgotten first). */
 const MAX_REMEMBERED = 10_000;
 
@@ -46,6 +48,8 @@ export type Admission = { readonly go: true } | { readonly go: false; readonly u
 export class DestinationHealth {
   readonly #o: Required<DestinationHealthOptions>;
   readonly #states = new Map<string, State>();
+  /** When each destination last answered (least recently first). */
+  readonly #answered = new Map<string, number>();
 
   constructor(options: DestinationHealthOptions) {
     this.#o = {
@@ -78,6 +82,9 @@ export class DestinationHealth {
     const held = (state?.pauses ?? 0) > 0;
     if (signal === 'answered') {
       this.#states.delete(destination);
+      this.#answered.delete(destination);
+      this.#answered.set(destination, this.#o.now());
+      if (this.#answered.size > MAX_REMEMBERED) this.#answered.delete(this.#answered.keys().next().value!);
       return held;
     }
     if (signal === 'none') {
@@ -105,6 +112,15 @@ export class DestinationHealth {
   pauseMs(n: number): number {
     const base = Math.min(this.#o.baseMs * 2 ** (n - 1), this.#o.maxMs);
     return Math.round(base * (0.75 + 0.5 * this.#o.random()));
+  }
+
+  /**
+   * Whether `destination` answered within the last HEALTHY_MS and has not failed since: one that
+   * is new, or hangs, is not (a burst past an owner's share goes only to a proven receiver).
+   */
+  healthy(destination: string): boolean {
+    const at = this.#answered.get(destination);
+    return at !== undefined && at > this.#o.now() - HEALTHY_MS && !this.#states.has(destination);
   }
 
   /** Destinations that admit no attempt now: paused, or probed by an attempt under way. */
