@@ -10,15 +10,8 @@
  */
 import type { LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
+import { loadUndici, type Undici } from '../../platform/http/undici.ts';
 import type { PinnedHost } from './ssrf.ts';
-
-type Undici = typeof import('undici');
-let undici: Promise<Undici> | undefined;
-/** undici loads with the first webhook or chat delivery (a server may never make one). */
-const loadUndici = (): Promise<Undici> => {
-  undici ??= import('undici');
-  return undici;
-};
 
 export interface PinnedRequest {
   readonly method: 'GET' | 'POST' | 'PUT';

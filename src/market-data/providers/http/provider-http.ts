@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { TokenBucket } from '../../../platform/flow/token-bucket.ts';
+import { loadUndici } from '../../../platform/http/undici.ts';
 import { ProviderError } from '../provider-errors.ts';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.ts';
 
@@ -150,7 +151,7 @@ export class ProviderHttp {
 
   async #send(url: string, req: HttpRequest): Promise<HttpResponse> {
     // undici loads with the first call to a live provider (a simulated market never makes one).
-    const { request } = await import('undici');
+    const { request } = await loadUndici();
     const response = await request(url, {
       method: 'GET',
       signal: req.signal,
