@@ -1,3 +1,9 @@
+import {
+  ConsoleAssets,
+  consolePage,
+  registerConsoleAssetRoute,
+  wantsPage,
+} from './console/console.routes.ts';
 import type { AppDeps } from './deps.ts';
 import { expectedTables, schemaCheck } from './platform/db/readiness.ts';
 import type { ErrorTable } from './platform/errors.ts';
@@ -87,6 +93,9 @@ export function mountToolSurfaces({
 
   // Ready means every table the modules serve from exists, not only that the database answers.
   const servedTables = expectedTables(tablesOf(modules));
+  // The console: its page at / for browsers, its files under /console/assets.
+  const consoleAssets = new ConsoleAssets();
+  registerConsoleAssetRoute(routes, consoleAssets);
   registerOperationalRoutes(routes, {
     version: deps.serverInfo.version,
     uptimeSeconds: () => deps.serverInfo.info().uptimeSeconds,
@@ -94,7 +103,9 @@ export function mountToolSurfaces({
     checks: { database: () => schemaCheck(deps.database.db, servedTables), jobs: () => deps.jobs.ping() },
     registry: metrics.registry,
     metricsAccess: config.auth.metricsRequireAuth ? 'read' : 'public',
+    page: { wanted: wantsPage, render: () => consolePage(consoleAssets, deps.serverInfo.version) },
     index: () => ({
+      console: '/ (in a browser)',
       documentation: '/docs',
       graphql: `${GRAPHQL_PATH} (GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)`,
       http: routes.list(),

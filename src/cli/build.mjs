@@ -9,6 +9,7 @@
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildConsole } from './build-console.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = `${root}dist`;
@@ -41,5 +42,8 @@ const result = await build({
   logLevel: 'warning',
 });
 if (result.metafile) writeFileSync(process.env.VIGIL_BUILD_META, JSON.stringify(result.metafile));
+
+// The console's browser code: dist/console (build-console.mjs).
+await buildConsole(root);
 cpSync(`${root}src/migrations`, `${dist}/migrations`, { recursive: true });
 writeFileSync(`${dist}/BUILD`, `${new Date().toISOString()}\n`);

@@ -16,6 +16,11 @@ export interface OperationalOptions {
   readonly index: () => Readonly<Record<string, unknown>>;
   /** Who may read `/metrics` (METRICS_REQUIRE_AUTH: `read`, else public). */
   readonly metricsAccess: RouteAccess;
+  /** What a browser gets at `/` instead of the index (a request whose Accept prefers HTML). */
+  readonly page?: {
+    readonly wanted: (request: Request) => boolean;
+    readonly render: (request: Request) => Promise<Response>;
+  };
 }
 
 /**
@@ -57,7 +62,15 @@ export function registerOperationalRoutes(routes: HttpRoutes, options: Operation
     { access: options.metricsAccess },
   );
 
-  routes.add('GET', '/', () => json({ name: 'vigil', version: options.version, ...options.index() }), PUBLIC);
+  routes.add(
+    'GET',
+    '/',
+    (request) => {
+      if (options.page?.wanted(request)) return options.page.render(request);
+      return json({ name: 'vigil', version: options.version, ...options.index() }, 200, { vary: 'accept' });
+    },
+    PUBLIC,
+  );
 }
 
 interface CheckResult {

@@ -1,0 +1,3 @@
+export default function View() {
+  return <h1>fk-dsl</h1>;
+}
