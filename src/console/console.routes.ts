@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,12 +65,19 @@ function findFolder(): string | undefined {
 export class ConsoleAssets {
   readonly #folder = findFolder();
   #manifest: Promise<Manifest | undefined> | undefined;
+  #manifestTime = 0;
   readonly #files = new Map<string, Promise<Asset>>();
 
+  /** The manifest, read again when a build rewrote it (a server keeps running across `npm run build`). */
   manifest(): Promise<Manifest | undefined> {
-    this.#manifest ??= this.#folder
-      ? readFile(join(this.#folder, 'manifest.json'), 'utf8').then((text) => JSON.parse(text) as Manifest)
-      : Promise.resolve(undefined);
+    if (!this.#folder) return Promise.resolve(undefined);
+    const path = join(this.#folder, 'manifest.json');
+    const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtime === undefined) return Promise.resolve(undefined);
+    if (!this.#manifest || mtime !== this.#manifestTime) {
+      this.#manifestTime = mtime;
+      this.#manifest = readFile(path, 'utf8').then((text) => JSON.parse(text) as Manifest);
+    }
     return this.#manifest;
   }
 
