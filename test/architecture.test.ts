@@ -44,6 +44,22 @@ describe('layering', () => {
     expect(offending).toEqual([]);
   });
 
+  it("the console's browser code reaches nothing of the server: it imports only itself and packages", () => {
+    const app = join(src, 'console', 'app');
+    const browserFiles = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return browserFiles(path);
+        return /\.(ts|tsx)$/.test(entry.name) ? [path] : [];
+      });
+    const offending = browserFiles(app).flatMap((file) =>
+      importsOf(file)
+        .filter((i) => relative(app, i).startsWith('..'))
+        .map((i) => `${rel(file)} -> ${rel(i)}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
   it('quant imports nothing outside itself', () => {
     const offending = [...graph]
       .filter(([file]) => rel(file).startsWith('quant/'))
