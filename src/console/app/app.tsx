@@ -92,8 +92,10 @@ export function App() {
           ) : null}
         </div>
       </header>
-      <ConnectionNotice />
-      {who ? <SimulatedBanner /> : null}
+      <section aria-label="Notices">
+        <ConnectionNotice />
+        {who ? <SimulatedBanner /> : null}
+      </section>
       <main id="main" tabIndex={-1}>
         {checked ? (
           <ErrorNote error={`Vigil could not be reached: ${checked}`} action={() => location.reload()} />
