@@ -121,7 +121,8 @@ export interface ApiError {
   readonly fields: Readonly<Record<string, string>>;
 }
 
-export function apiError(error: CombinedError | Error | unknown): ApiError {
+export function apiError(error: CombinedError | Error | ApiError | unknown): ApiError {
+  if (isApiError(error)) return error;
   const combined = error as Partial<CombinedError>;
   if (combined.networkError) {
     return { message: 'Vigil could not be reached. Is the server running?', fields: {} };
@@ -140,6 +141,17 @@ export function apiError(error: CombinedError | Error | unknown): ApiError {
   }
   if (ext.field && !fields[ext.field]) fields[ext.field] = first.message;
   return { message: first.message, ...(ext.code ? { code: ext.code } : {}), fields };
+}
+
+/** An error `mutate` or `fetchQuery` threw (already in words). */
+function isApiError(error: unknown): error is ApiError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    !(error instanceof Error) &&
+    typeof (error as ApiError).message === 'string' &&
+    typeof (error as ApiError).fields === 'object'
+  );
 }
 
 export interface QueryState<T> {
