@@ -79,7 +79,7 @@ const BarEdgeRef = builder.objectRef<Edge>('BarEdge').implement({
   }),
 });
 
-const BarConnectionRef = builder.objectRef<HistoryPage>('BarConnection').implement({
+export const BarConnectionRef = builder.objectRef<HistoryPage>('BarConnection').implement({
   description:
     'One page of the OHLCV bars of an instrument, oldest first. Value object: not normalised (a page of a ' +
     'series; merge pages with a Relay pagination policy keyed by the bars query arguments).',

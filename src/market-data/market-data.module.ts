@@ -1,6 +1,7 @@
 import { isIdentifiedAdmin } from '../platform/access/principal.ts';
 import { json } from '../platform/http/responses.ts';
 import { defineModule } from '../platform/module.ts';
+import * as barStudiesGraphql from './bar-studies.graphql.ts';
 import * as historyGraphql from './history.graphql.ts';
 import * as instrumentGraphql from './instrument.graphql.ts';
 import type { MarketDataDeps } from './market-data.deps.ts';
@@ -29,6 +30,7 @@ export const marketDataModule = defineModule<MarketDataDeps>({
     coinSearchGraphql,
     instrumentGraphql,
     historyGraphql,
+    barStudiesGraphql,
     priceStreamGraphql,
   ],
   errors: MARKET_DATA_ERRORS,
