@@ -3,20 +3,22 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Store } from '../../store.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
 import type { Candle } from './live-bars.ts';
-import type { Level, PriceChart } from './price-chart.ts';
+import type { OverlayLine } from './overlay-lines.ts';
+import type { PriceChart } from './price-chart.ts';
 import type { PriceTick } from './queries.ts';
 
 export function Candles({
   symbol,
   candles,
   step,
-  levels,
+  lines,
   ticks,
 }: {
   symbol: string;
   candles: readonly Candle[];
   step: number;
-  levels: readonly Level[];
+  /** Vigil's overlay lines switched on. */
+  lines: readonly OverlayLine[];
   /** The page's latest tick; each new one is streamed into the chart. */
   ticks: Store<PriceTick | null>;
 }) {
@@ -41,7 +43,7 @@ export function Candles({
   }, []);
 
   useEffect(() => chart?.setCandles(candles, step), [chart, candles, step]);
-  useEffect(() => chart?.setLevels(levels), [chart, levels]);
+  useEffect(() => chart?.setOverlays(lines), [chart, lines]);
   useEffect(() => {
     if (!chart) return undefined;
     return ticks.subscribe((tick) => {

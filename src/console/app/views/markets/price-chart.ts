@@ -1,29 +1,20 @@
 /**
  * The candle chart: TradingView's lightweight-charts (loaded with the symbol page only), candles with
- * volume on its own scale underneath, Vigil's indicator levels as price lines, live ticks into the
- * last candle. The container's data-* attributes say what is drawn, for tests and for a quick look.
+ * volume on its own scale underneath, Vigil's indicator series (SMA, EMA, Bollinger) as lines over the
+ * candles, live ticks into the last candle. The container's data-* attributes say what is drawn, for tests and for a quick look.
  */
 import type {
-  AutoscaleInfo,
   CandlestickData,
   HistogramData,
   IChartApi,
-  IPriceLine,
   ISeriesApi,
   Time,
   UTCTimestamp,
 } from 'lightweight-charts';
 import { applyTick, type Candle, type TickEffect } from './live-bars.ts';
+import type { OverlayLine } from './overlay-lines.ts';
 
 type Lib = typeof import('lightweight-charts');
-
-/** A level Vigil computed (SMA 20...), drawn across the chart. */
-export interface Level {
-  readonly title: string;
-  readonly price: number;
-  /** A CSS variable naming its colour, so it follows the theme. */
-  readonly colour: string;
-}
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888888';
@@ -67,7 +58,7 @@ export class PriceChart {
   #step = 86_400;
   #ticks = 0;
   #moved = false;
-  #levels: { level: Level; line: IPriceLine }[] = [];
+  readonly #lines = new Map<string, { line: OverlayLine; series: ISeriesApi<'Line'> }>();
 
   constructor(lib: Lib, el: HTMLElement) {
     this.#lib = lib;
@@ -81,10 +72,7 @@ export class PriceChart {
       timeScale: { tickMarkFormatter: tickMark, rightOffset: 3 },
       rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.26 } },
     });
-    this.#candles = this.#chart.addSeries(lib.CandlestickSeries, {
-      // The price scale takes in the overlay levels too, so a switched-on level is in view.
-      autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => this.#autoscale(original()),
-    });
+    this.#candles = this.#chart.addSeries(lib.CandlestickSeries);
     this.#volume = this.#chart.addSeries(lib.HistogramSeries, {
       priceScaleId: 'volume',
       priceFormat: { type: 'volume' },
@@ -131,10 +119,19 @@ export class PriceChart {
     return effect;
   }
 
-  setLevels(levels: readonly Level[]): void {
-    for (const { line } of this.#levels) this.#candles.removePriceLine(line);
-    this.#levels = levels.map((level) => ({ level, line: this.#candles.createPriceLine(this.#line(level)) }));
-    this.#chart.priceScale('right').applyOptions({ autoScale: true });
+  /** Shows exactly these overlay lines (each on the candles' price scale and times). */
+  setOverlays(lines: readonly OverlayLine[]): void {
+    for (const [id, entry] of this.#lines) {
+      if (lines.some((l) => l.id === id)) continue;
+      this.#chart.removeSeries(entry.series);
+      this.#lines.delete(id);
+    }
+    for (const line of lines) {
+      const series = this.#lines.get(line.id)?.series ?? this.#chart.addSeries(this.#lib.LineSeries);
+      series.applyOptions(this.#lineOptions(line));
+      series.setData(line.points.map((p) => ({ time: at(p.time), value: p.value })));
+      this.#lines.set(line.id, { line, series });
+    }
   }
 
   dispose(): void {
@@ -143,24 +140,16 @@ export class PriceChart {
     this.#chart.remove();
   }
 
-  #autoscale(info: AutoscaleInfo | null): AutoscaleInfo | null {
-    if (!info?.priceRange || this.#levels.length === 0) return info;
-    const prices = this.#levels.map((l) => l.level.price);
-    const { minValue, maxValue } = info.priceRange;
+  #lineOptions(line: OverlayLine) {
     return {
-      ...info,
-      priceRange: { minValue: Math.min(minValue, ...prices), maxValue: Math.max(maxValue, ...prices) },
-    };
-  }
-
-  #line(level: Level) {
-    return {
-      price: level.price,
-      title: level.title,
-      color: cssVar(level.colour),
-      lineWidth: 2 as const,
-      lineStyle: this.#lib.LineStyle.Dashed,
-      axisLabelVisible: true,
+      title: line.title,
+      color: cssVar(line.colour),
+      // The middle band is the SMA of the bands: thinner and dashed, so the envelope reads first.
+      lineWidth: (line.dashed ? 1 : 2) as 1 | 2,
+      lineStyle: line.dashed ? this.#lib.LineStyle.Dashed : this.#lib.LineStyle.Solid,
+      priceFormat: priceFormat(line.points[line.points.length - 1]?.value ?? 1),
+      priceLineVisible: false,
+      crosshairMarkerVisible: false,
     };
   }
 
@@ -201,7 +190,7 @@ export class PriceChart {
       wickDownColor: down,
     });
     this.#volume.setData(this.#data.filter((c) => c.volume !== undefined).map((c) => this.#bar(c)));
-    for (const entry of this.#levels) entry.line.applyOptions({ color: cssVar(entry.level.colour) });
+    for (const { line, series } of this.#lines.values()) series.applyOptions({ color: cssVar(line.colour) });
   }
 
   /** What is drawn, on the container: the test contract reads these. */

@@ -93,51 +93,34 @@ export interface BarPage {
   readonly lineage: Lineage;
   readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
   readonly nodes: readonly Bar[];
+  /** SMA 20, EMA 20, Bollinger 20 (see STUDIES), each list one value per node. */
+  readonly studies: readonly Study[];
 }
 
-export const BARS_QUERY = `query Bars($symbol: String!, $interval: BarInterval!, $from: DateTime, $first: Int, $after: String) {
+/** An indicator series Vigil computed over the page (BarConnection.studies). */
+export interface Study {
+  readonly kind: 'SMA' | 'EMA' | 'BOLLINGER_BANDS';
+  readonly values: readonly (number | null)[];
+  readonly upper: readonly (number | null)[] | null;
+  readonly lower: readonly (number | null)[] | null;
+}
+
+/** The overlays the symbol page offers, asked with every page of bars (in this order). */
+export const STUDIES = { sma: [20], ema: [20], bollinger: [{ period: 20, stdDevs: 2 }] };
+
+export const BARS_QUERY = `query Bars($symbol: String!, $interval: BarInterval!, $from: DateTime, $first: Int,
+  $after: String, $sma: [Int!], $ema: [Int!], $bollinger: [BollingerBandsInput!]) {
   bars(symbol: $symbol, interval: $interval, from: $from, first: $first, after: $after) {
     totalCount instrument { symbol name } lineage { used simulated asOf }
     pageInfo { hasNextPage endCursor }
     nodes { time open high low close volume }
+    studies(sma: $sma, ema: $ema, bollinger: $bollinger) { kind values upper lower }
   }
 }`;
 
 /** A sparkline needs closes only. */
 export const SPARK_QUERY = `query Spark($symbol: String!, $from: DateTime!) {
   bars(symbol: $symbol, interval: ONE_HOUR, from: $from, first: 1000) { nodes { time close } }
-}`;
-
-export interface FkDslComponent {
-  readonly name: string;
-  readonly value: number | null;
-}
-
-export interface FkDslMetric {
-  readonly metric: string;
-  readonly value: number | null;
-  readonly asOf: string | null;
-  readonly barsUsed: number | null;
-  readonly error: string | null;
-  readonly components: readonly FkDslComponent[] | null;
-}
-
-export interface FkDslExecution {
-  readonly statements: readonly {
-    readonly error: { readonly code: string; readonly message: string } | null;
-    readonly result: { readonly asset?: { readonly metrics: readonly FkDslMetric[] } } | null;
-  }[];
-}
-
-export const FKDSL_QUERY = `query Indicators($query: String!) {
-  executeFkDsl(query: $query) {
-    statements {
-      error { code message }
-      result { ... on FkDslEvaluateResult { asset { metrics {
-        metric value asOf barsUsed error components { name value }
-      } } } }
-    }
-  }
 }`;
 
 /** fetchQuery rejects with an ApiError already; anything else (a thrown Error) is put in words. */

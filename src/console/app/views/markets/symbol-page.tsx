@@ -6,8 +6,8 @@ import { Store } from '../../store.ts';
 import { Card, Empty, ErrorNote, Loading } from '../../ui.tsx';
 import { Candles } from './candles.tsx';
 import { fits, INTERVALS, intervalSeconds, RANGES } from './live-bars.ts';
+import { type Overlay, type OverlayLine, overlayLines } from './overlay-lines.ts';
 import { Overlays } from './overlays.tsx';
-import type { Level } from './price-chart.ts';
 import {
   type BarInterval,
   PRICES_SUBSCRIPTION,
@@ -24,12 +24,20 @@ export function SymbolPage({ symbol }: { symbol: string }) {
   const range = RANGES.find((r) => r.id === rangeId) ?? RANGES[1]!;
   const [interval, setBarInterval] = useState<BarInterval>(range.interval);
   const [round, setRound] = useState(0);
-  const [levels, setLevels] = useState<Level[]>([]);
+  const [overlays, setOverlays] = useState<Record<Overlay, boolean>>({
+    sma: false,
+    ema: false,
+    bollinger: false,
+  });
   const ticks = useMemo(() => new Store<PriceTick | null>(null), [symbol]);
   const [live, setLive] = useState<string | undefined>(undefined);
 
   const quote = useQuery<{ quote: SourcedQuote }>(QUOTE_QUERY, { symbol }, [symbol]);
   const bars = useBars(symbol, interval, range.seconds, round);
+  const lines = useMemo(
+    () => (bars.candles ? overlayLines(bars.candles, bars.lines, overlays) : []),
+    [bars.candles, bars.lines, overlays],
+  );
   useSubscription<{ prices: PriceTick }>(
     PRICES_SUBSCRIPTION,
     { symbols: [symbol], intervalMs: 1000 },
@@ -99,11 +107,11 @@ export function SymbolPage({ symbol }: { symbol: string }) {
           symbol={symbol}
           bars={bars}
           step={intervalSeconds(interval)}
-          levels={levels}
+          lines={lines}
           ticks={ticks}
           retry={() => setRound((r) => r + 1)}
         />
-        <Overlays symbol={canonical ?? symbol} onLevels={setLevels} />
+        <Overlays on={overlays} onChange={setOverlays} />
         <p class="hint">
           Candles from Vigil's bars{bars.lineage ? ` (provider: ${bars.lineage.used.join(', ') || '—'})` : ''}
           , in your local time; each live tick moves the last candle, or opens the next one when its interval
@@ -122,14 +130,14 @@ function ChartBody({
   symbol,
   bars,
   step,
-  levels,
+  lines,
   ticks,
   retry,
 }: {
   symbol: string;
   bars: ReturnType<typeof useBars>;
   step: number;
-  levels: Level[];
+  lines: readonly OverlayLine[];
   ticks: Store<PriceTick | null>;
   retry: () => void;
 }) {
@@ -144,7 +152,7 @@ function ChartBody({
           still draw a candle as they come.
         </Empty>
       ) : null}
-      <Candles symbol={symbol} candles={bars.candles} step={step} levels={levels} ticks={ticks} />
+      <Candles symbol={symbol} candles={bars.candles} step={step} lines={lines} ticks={ticks} />
     </>
   );
 }
