@@ -440,10 +440,6 @@ describe.skipIf(!CHROMIUM)('the console with AUTH_REQUIRED', () => {
     expectCleanRun(authGuard, ctx, [
       // Chromium's own line for each HTTP error answer: the API's 401 to a caller with no key yet.
       /: Failed to load resource: the server responded with a status of 401 /,
-      // TODO(console shell, src/console/app/api.ts): the eager graphql-ws client keeps graphql-ws's
-      // default `onNonLazyError: console.error`, which logs a bare "CloseEvent" each time the server
-      // closes the socket of a caller without a key (before sign-in, after sign-out).
-      /: CloseEvent$/,
     ]),
   );
 

@@ -11,7 +11,7 @@ import { Store } from './store.ts';
 
 const KEY_STORAGE = 'vigil.apiKey';
 
-export type Connection = 'connecting' | 'connected' | 'reconnecting';
+export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'refused';
 
 /** The live connection's state, for the status indicator and the "reconnected" notice. */
 export const connection = new Store<{ state: Connection; since: number; drops: number }>({
@@ -19,6 +19,12 @@ export const connection = new Store<{ state: Connection; since: number; drops: n
   since: Date.now(),
   drops: 0,
 });
+
+/** Called when the server refuses the live connection's key (the shell then asks for one). */
+let onRefused: () => void = () => {};
+export function whenRefused(handler: () => void): void {
+  onRefused = handler;
+}
 
 /** The API key in use ('' when none). */
 export const apiKey = new Store<string>(readKey());
@@ -58,25 +64,42 @@ let ws: WsClient | undefined;
 let client: Client | undefined;
 let clientKey: string | undefined;
 
+/** Closes that say the key is refused (none, unknown, revoked, expired): retrying cannot help. */
+const REFUSED = new Set([4401, 4403]);
+let generation = 0;
+
 function build(key: string): Client {
   ws?.dispose();
+  // Events of the socket just disposed are not news about the new one.
+  const mine = ++generation;
+  const current = () => mine === generation;
+  connection.set({ state: 'connecting', since: Date.now(), drops: 0 });
   ws = createWsClient({
     url: wsUrl(),
     lazy: false,
     keepAlive: 10_000,
     retryAttempts: Number.POSITIVE_INFINITY,
-    shouldRetry: () => true,
+    shouldRetry: (event) => !REFUSED.has((event as { code?: number }).code ?? 0),
     // 1 s, 2 s, 4 s ... at most 10 s between attempts, with jitter.
     retryWait: (retries) =>
       new Promise((resolve) =>
         setTimeout(resolve, Math.min(10_000, 1_000 * 2 ** retries) * (0.75 + Math.random() / 2)),
       ),
     connectionParams: () => (key ? { apiKey: key } : {}),
+    // What went wrong shows as the connection's state, not as a console error.
+    onNonLazyError: () => {},
     on: {
-      connected: () => connection.set({ ...connection.get(), state: 'connected', since: Date.now() }),
-      closed: () => {
+      connected: () => {
+        if (current()) connection.set({ ...connection.get(), state: 'connected', since: Date.now() });
+      },
+      closed: (event) => {
+        if (!current()) return;
         const was = connection.get();
-        if (was.state === 'connected') {
+        if (REFUSED.has((event as { code?: number }).code ?? 0)) {
+          // The server wants a (valid) key: the shell shows the sign-in.
+          connection.set({ state: 'refused', since: Date.now(), drops: was.drops });
+          onRefused();
+        } else if (was.state === 'connected') {
           connection.set({ state: 'reconnecting', since: Date.now(), drops: was.drops + 1 });
         }
       },

@@ -4,7 +4,7 @@
  */
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { apiError, connection, fetchQuery, signOut, useQuery, useStore } from './api.ts';
+import { apiError, apiKey, connection, fetchQuery, signOut, useQuery, useStore, whenRefused } from './api.ts';
 import { route } from './router.ts';
 import { StoredValue } from './store.ts';
 import { ErrorNote, Loading } from './ui.tsx';
@@ -29,6 +29,12 @@ function applyTheme(value: 'light' | 'dark' | 'system'): void {
     value === 'dark' || (value === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
 }
+
+// A key the server refuses on the live connection (revoked, expired) ends the sign-in.
+whenRefused(() => {
+  if (apiKey.get()) signOut();
+  viewer.set(null);
+});
 
 export function App() {
   const current = useStore(route);
@@ -139,7 +145,12 @@ function LazyView({
 
 function ConnectionStatus() {
   const { state } = useStore(connection);
-  const label = { connecting: 'Connecting', connected: 'Live', reconnecting: 'Reconnecting' }[state];
+  const label = {
+    connecting: 'Connecting',
+    connected: 'Live',
+    reconnecting: 'Reconnecting',
+    refused: 'Not signed in',
+  }[state];
   return (
     <span class={`conn conn-${state}`} role="status" aria-label={`Connection: ${label}`}>
       <span class="dot" aria-hidden="true" />
