@@ -193,6 +193,13 @@ export function useQuery<T>(
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
   const [round, setRound] = useState(0);
   const key = useStore(apiKey);
+  // A query that failed while Vigil was away runs again once the connection is back.
+  const back = useReconnected();
+  const failed = useRef(false);
+  failed.current = state.error !== undefined;
+  useEffect(() => {
+    if (back > 0 && failed.current) setRound((r) => r + 1);
+  }, [back]);
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
@@ -241,16 +248,32 @@ export function useSubscription<T>(
   const handlers = useRef({ onData, onError });
   handlers.current = { onData, onError };
   const key = useStore(apiKey);
+  // A subscription that ended in an error (the server went away) starts again once it is back.
+  const back = useReconnected();
+  const ended = useRef(false);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    if (back > 0 && ended.current) setRound((r) => r + 1);
+  }, [back]);
   useEffect(() => {
     if (!enabled) return;
+    ended.current = false;
     const { unsubscribe } = api()
       .subscription(query, variables)
       .subscribe((result) => {
-        if (result.error) handlers.current.onError?.(apiError(result.error));
-        else if (result.data) handlers.current.onData(result.data as T);
+        if (result.error) {
+          ended.current = true;
+          handlers.current.onError?.(apiError(result.error));
+        } else if (result.data) handlers.current.onData(result.data as T);
       });
     return unsubscribe;
-  }, [query, key, enabled, ...deps]);
+  }, [query, key, enabled, round, ...deps]);
+}
+
+/** How many times the live connection came back (0 until it first drops and returns). */
+function useReconnected(): number {
+  const { state, drops } = useStore(connection);
+  return state === 'connected' ? drops : 0;
 }
 
 /** A store's value, re-rendering when it changes. */
