@@ -569,4 +569,29 @@ describe.skipIf(!CHROMIUM)('the Overview opened first on the open server', () =>
     },
     JOURNEY_MS,
   );
+
+  it(
+    'says when the server goes away and when it is back, and the live views resume by themselves',
+    async () => {
+      const page = await guard.context.newPage();
+      await page.goto(`${server.url}/#/markets/BTC%2FUSDT`);
+      const chart = page.getByTestId('price-chart');
+      const ticks = async () => Number(await chart.getAttribute('data-ticks'));
+      await expect.poll(ticks, WAIT).toBeGreaterThan(0);
+      await page.getByRole('status', { name: 'Connection: Live' }).waitFor(WAIT);
+
+      const restarted = server.restart();
+      await page.getByText('Connection to Vigil lost: reconnecting').waitFor(WAIT);
+      await shots.take(page, 'connection-lost');
+      await restarted;
+      await page.getByText('Reconnected: live data is flowing again.').waitFor(WAIT);
+      await page.getByRole('status', { name: 'Connection: Live' }).waitFor(WAIT);
+      // The chart streams again without a reload.
+      const after = await ticks();
+      await expect.poll(ticks, WAIT).toBeGreaterThan(after);
+      await shots.take(page, 'connection-back');
+      await page.close();
+    },
+    JOURNEY_MS,
+  );
 });

@@ -19,6 +19,8 @@ export interface VigilServer {
   readonly dataDir: string;
   /** Everything the process wrote on stderr (its JSON log lines). */
   stderr(): string;
+  /** Stops the process (the data stays) and starts it again on the same port, as an operator would. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,22 +40,32 @@ export async function startVigil(
     await database.cleanup();
     throw error;
   }
-  const child = spawn(process.execPath, [BUNDLE.main], {
-    cwd: ROOT,
-    env: { ...baseEnv(), PORT: '0', DATA_DIR: database.dataDir, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => {
-    stderr = (stderr + String(chunk)).slice(-1_000_000);
-  });
+  const spawnOn = (port: string): ChildProcess => {
+    const process_ = spawn(process.execPath, [BUNDLE.main], {
+      cwd: ROOT,
+      env: { ...baseEnv(), PORT: port, DATA_DIR: database.dataDir, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    process_.stderr!.on('data', (chunk) => {
+      stderr = (stderr + String(chunk)).slice(-1_000_000);
+    });
+    return process_;
+  };
+  let child = spawnOn('0');
   const stop = async () => {
     await stopChild(child);
     await database.cleanup();
   };
   try {
     const url = await listeningUrl(child, () => stderr);
-    return { url, dataDir: database.dataDir, stderr: () => stderr, stop };
+    const restart = async () => {
+      await stopChild(child);
+      stderr = '';
+      child = spawnOn(new URL(url).port);
+      await listeningUrl(child, () => stderr);
+    };
+    return { url, dataDir: database.dataDir, stderr: () => stderr, restart, stop };
   } catch (error) {
     await stop();
     throw error;
