@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { effectiveScopes, type Principal } from '../src/platform/access/principal.ts';
 import { SESSION_LIMITS } from '../src/sessions/session.rules.ts';
 import { upkeepJob } from '../src/sessions/sessions.jobs.ts';
-import { analysisSessionQueries } from '../src/sessions/sessions.sql.ts';
+import { analysisSessionQueries, analysisSessions } from '../src/sessions/sessions.sql.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { createTestDatabase, drivers, type TestDatabase } from './support/databases.ts';
 import { ManualClock } from './support/manual-clock.ts';
@@ -285,6 +285,49 @@ describe.each(drivers)('analysis sessions on %s', (driver) => {
     });
     await store.archive(flood, made[0]!);
     await expect(store.create(flood, { assets: ['AAPL'], sessionType: 'equity' })).resolves.toBeDefined();
+  }, 60_000);
+
+  it('holds the per-owner cap and every extension with 40 callers at once', async () => {
+    const racer: Principal = {
+      kind: 'key',
+      id: `race-${driver}`,
+      name: 'race',
+      scopes: effectiveScopes(['write']),
+    };
+    const store = t.app.deps.sessions.store;
+    // Twenty places left under the cap, then forty creates at once: twenty get one.
+    const now = clock.now();
+    await t.app.deps.database.db.insert(analysisSessions).values(
+      Array.from({ length: SESSION_LIMITS.openPerOwner - 20 }, (_, i) => ({
+        id: `race-${driver}-${i}`,
+        owner: racer.id,
+        sessionType: 'equity',
+        assets: ['AAPL'],
+        tags: [],
+        context: {},
+        intermediateResults: {},
+        status: 'active' as const,
+        queryTypes: {},
+        createdAt: now,
+        lastAccessedAt: now,
+        expiresAt: new Date(now.getTime() + DAY),
+      })),
+    );
+    const creates = await Promise.allSettled(
+      Array.from({ length: 40 }, () => store.create(racer, { assets: ['AAPL'], sessionType: 'equity' })),
+    );
+    expect(creates.filter((c) => c.status === 'fulfilled')).toHaveLength(20);
+    for (const refused of creates.filter((c) => c.status === 'rejected')) {
+      expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: 'TOO_MANY_SESSIONS' });
+    }
+    expect((await store.list(racer, { limit: 1 })).total).toBe(SESSION_LIMITS.openPerOwner);
+
+    // Forty extensions of an hour at once: forty hours added, none lost.
+    const owner: Principal = { ...racer, id: `extend-${driver}` };
+    const { view } = await store.create(owner, { assets: ['AAPL'], sessionType: 'equity', ttlHours: 1 });
+    await Promise.all(Array.from({ length: 40 }, () => store.extend(owner, view.row.id, 1)));
+    const after = await store.get(owner, view.row.id);
+    expect(after.row.expiresAt.toISOString()).toBe(new Date(now.getTime() + 41 * HOUR).toISOString());
   }, 60_000);
 
   it('caps a time-to-live past the maximum at creation and says so', async () => {

@@ -5,6 +5,7 @@
  * service's.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { lockForTransaction } from '../platform/db/advisory-lock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import type { Alert, AlertDefinition, AlertKey, StoredSecrets, TriggerType } from './alert.model.ts';
 import { configOfStored, storedConfig } from './alert-config.wire.ts';
@@ -81,7 +82,7 @@ export async function insertAlert(db: Executor, write: AlertWrite): Promise<Aler
  * cannot all pass the count before any of them is inserted.
  */
 export async function lockOwnerAlerts(tx: Executor, owner: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`alerts:${owner}`}, 0))`);
+  await lockForTransaction(tx, 'alerts', owner);
 }
 
 export async function countAlerts(db: Executor, owner: string): Promise<number> {

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { lockForTransaction } from '../platform/db/advisory-lock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import { queryRows } from '../platform/db/raw.ts';
 import { fkDslTasks } from './tasks.sql.ts';
@@ -26,7 +27,7 @@ export async function findTask(db: Executor, id: string): Promise<TaskRow | unde
  * submissions cannot all pass the count before any of them is inserted.
  */
 export async function lockClient(tx: Executor, clientId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`fk_dsl_tasks:${clientId}`}, 0))`);
+  await lockForTransaction(tx, 'fk_dsl_tasks', clientId);
 }
 
 export async function countPendingTasks(db: Executor, clientId: string): Promise<number> {

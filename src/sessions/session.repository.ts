@@ -1,4 +1,5 @@
 import { and, count, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { lockForTransaction } from '../platform/db/advisory-lock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import { analysisSessionQueries, analysisSessions } from './sessions.sql.ts';
 
@@ -20,6 +21,11 @@ export type SessionChange = Partial<
     | 'archivedReason'
   >
 >;
+
+/** Serialises one owner's session creates until the transaction ends (see lockForTransaction). */
+export async function lockOwnerSessions(tx: Executor, owner: string): Promise<void> {
+  await lockForTransaction(tx, 'analysis_sessions', owner);
+}
 
 export async function countActiveSessions(db: Executor, owner: string): Promise<number> {
   const [open] = await db

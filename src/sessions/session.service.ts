@@ -9,6 +9,7 @@ import {
   findSession,
   insertSession,
   listSessionPage,
+  lockOwnerSessions,
   type QueryRecordRow,
   recentQueryRecords,
   type SessionRow,
@@ -93,28 +94,32 @@ export class SessionService {
     const checked = checkNewSession(input, this.#o.settings.defaultTtlHours);
     const now = this.#o.clock.now();
     const ttl = lifetime(now, now, checked.requestedHours, this.#o.settings.maxTtlHours);
-    const db = this.#o.database.db;
-    if ((await countActiveSessions(db, principal.id)) >= SESSION_LIMITS.openPerOwner) {
-      throw new AppError(
-        'TOO_MANY_SESSIONS',
-        `at most ${SESSION_LIMITS.openPerOwner} sessions that are not archived per owner; archive some (archive-session) or let them expire`,
-        { limit: SESSION_LIMITS.openPerOwner },
-      );
-    }
-    const row = await insertSession(db, {
-      id: randomUUID(),
-      owner: principal.id,
-      userId: checked.userId,
-      sessionType: checked.sessionType,
-      assets: checked.assets,
-      tags: checked.tags,
-      context: {},
-      intermediateResults: {},
-      status: 'active',
-      queryTypes: {},
-      createdAt: now,
-      lastAccessedAt: now,
-      expiresAt: ttl.expiresAt,
+    // One owner's creates are counted one after another (on every instance): a burst cannot all
+    // pass the count before any is inserted.
+    const row = await this.#o.database.db.transaction(async (tx) => {
+      await lockOwnerSessions(tx, principal.id);
+      if ((await countActiveSessions(tx, principal.id)) >= SESSION_LIMITS.openPerOwner) {
+        throw new AppError(
+          'TOO_MANY_SESSIONS',
+          `at most ${SESSION_LIMITS.openPerOwner} sessions that are not archived per owner; archive some (archive-session) or let them expire`,
+          { limit: SESSION_LIMITS.openPerOwner },
+        );
+      }
+      return insertSession(tx, {
+        id: randomUUID(),
+        owner: principal.id,
+        userId: checked.userId,
+        sessionType: checked.sessionType,
+        assets: checked.assets,
+        tags: checked.tags,
+        context: {},
+        intermediateResults: {},
+        status: 'active',
+        queryTypes: {},
+        createdAt: now,
+        lastAccessedAt: now,
+        expiresAt: ttl.expiresAt,
+      });
     });
     this.#o.logger.info(
       { sessionId: row.id, owner: principal.id, type: checked.sessionType, ttlHours: ttl.grantedHours },
@@ -173,7 +178,8 @@ export class SessionService {
   ): Promise<{ view: SessionView; ttl: Lifetime }> {
     checkHours('hours', hours);
     return this.#o.database.db.transaction(async (tx) => {
-      const row = await this.#usable(tx, principal, id);
+      // Locked: concurrent extensions each add to the expiry the one before wrote.
+      const row = await this.#usable(tx, principal, id, true);
       const now = this.#o.clock.now();
       const ttl = lifetime(row.createdAt, row.expiresAt, hours, this.#o.settings.maxTtlHours);
       const updated = await updateSession(tx, row.id, { expiresAt: ttl.expiresAt, lastAccessedAt: now });
