@@ -4,6 +4,7 @@ import type { Logger } from '../platform/observability/logger.ts';
 import { Arbiter, type ArbiterOptions } from './arbitration/arbiter.ts';
 import { HealthBoard, type HealthSnapshot } from './arbitration/health.ts';
 import type { Sourced } from './arbitration/lineage.ts';
+import type { CallPriority } from './budget/call-priority.ts';
 import { CachedReads, type MarketDataLimits, ownAsOf } from './cache/cached-reads.ts';
 import { alignBarRange, alignDays, cut } from './cache/ranges.ts';
 import { instrumentKey } from './instruments.ts';
@@ -102,10 +103,12 @@ export class MarketDataService {
 
   /**
    * Runs one client operation (a GraphQL execution): the distinct instruments it asks for are
-   * capped, and its upstream calls are charged to `clientId`. Anything outside is background work.
+   * capped, and its upstream calls are charged to `clientId`. Anything outside is the server's own
+   * work. `background`: nobody waits for it (the watchdogs' checks), so the providers' rate limits
+   * serve it only from what interactive callers leave spare, and skip it (`deferred`) otherwise.
    */
-  withinOperation<T>(clientId: string, run: () => T): T {
-    return this.#reads.withinOperation(clientId, run);
+  withinOperation<T>(clientId: string, run: () => T, priority?: CallPriority): T {
+    return this.#reads.withinOperation(clientId, run, priority);
   }
 
   /** Can any configured provider answer `capability` for this instrument? */

@@ -11,7 +11,9 @@
  * transaction locks the watchdog's state row, applies the findings to the re-arm memory, stores and
  * announces the events (see event-bus.ts) and updates the counters. A check whose watchdog was
  * disabled or restarted meanwhile writes nothing. A failed check (it threw, or every subject lacked
- * data) counts as a failure and leaves the re-arm memory alone.
+ * data) counts as a failure and leaves the re-arm memory alone. A check whose every subject was
+ * skipped for want of provider budget (the providers serve interactive callers first) is deferred:
+ * it also leaves the re-arm memory alone, and says so in the health, but is no failure.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -21,6 +23,7 @@ import type { DatabaseHandle } from '../platform/db/database.ts';
 import { defineJob } from '../platform/jobs/job.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/observability/logger.ts';
+import { type CheckResult, cycleVerdict } from './cycle.rules.ts';
 import type { Finding } from './detectors/finding.ts';
 import { applyCycle, type RearmSettings } from './detectors/rearm.ts';
 import type { WatchdogEventBus } from './event-bus.ts';
@@ -51,7 +54,7 @@ const MAX_CHECK_MS = 120_000;
 const MAX_ERROR_CHARS = 500;
 
 export interface CheckObserver {
-  checked(name: WatchdogName, outcome: 'ok' | 'degraded' | 'failed' | 'skipped', ms: number): void;
+  checked(name: WatchdogName, outcome: CheckResult, ms: number): void;
   emitted(name: WatchdogName, severity: string): void;
 }
 
@@ -149,11 +152,7 @@ export class WatchdogRunner {
    * Runs one check and records it. Public for the job handler and for tests that drive cycles
    * directly; returns what happened.
    */
-  async runCheck(
-    name: WatchdogName,
-    slot: number,
-    intervalMs: number,
-  ): Promise<'ok' | 'degraded' | 'failed' | 'skipped'> {
+  async runCheck(name: WatchdogName, slot: number, intervalMs: number): Promise<CheckResult> {
     const definition = this.definition(name);
     const started = this.#o.clock.now();
     // A slot this old was missed (the queue was stalled); the current slot has its own job.
@@ -172,9 +171,8 @@ export class WatchdogRunner {
     let failure: string | undefined;
     try {
       outcome = await definition.check({ now: started, signal: controller.signal });
-      if (outcome.checked === 0 && outcome.gaps.length > 0) failure = summarizeGaps(outcome);
-      else if (outcome.checked > 0 && outcome.gaps.length >= outcome.checked)
-        failure = summarizeGaps(outcome);
+      const verdict = cycleVerdict(outcome);
+      if (verdict.result === 'failed') failure = verdict.lastError;
     } catch (error) {
       failure = controller.signal.aborted
         ? String((controller.signal.reason as Error)?.message ?? 'aborted')
@@ -206,7 +204,7 @@ export class WatchdogRunner {
     ms: number,
     outcome: CheckOutcome<Finding<unknown, EventType>> | undefined,
     failure: string | undefined,
-  ): Promise<'ok' | 'degraded' | 'failed' | 'skipped'> {
+  ): Promise<CheckResult> {
     const emitted: string[] = [];
     const result = await this.#o.database.db.transaction(async (tx) => {
       const row = await findWatchdogState(tx, name, true);
@@ -223,6 +221,19 @@ export class WatchdogRunner {
           lastError: truncate(failure ?? 'the check returned nothing'),
         });
         return 'failed' as const;
+      }
+      const verdict = cycleVerdict(outcome);
+      if (verdict.result === 'deferred') {
+        // Neither a failure nor a clean cycle: the counters of failures and the re-arm memory stay.
+        await updateWatchdogState(tx, name, {
+          checks: row.checks + 1,
+          lastCheckAt: finished,
+          lastCheckMs: ms,
+          lastChecked: outcome.checked,
+          lastGaps: outcome.gaps.length,
+          lastError: truncate(verdict.lastError),
+        });
+        return 'deferred' as const;
       }
       const { state, emit } = applyCycle(row.rearm, name, outcome.findings, this.#o.rearm);
       for (const finding of emit) {
@@ -247,7 +258,7 @@ export class WatchdogRunner {
         lastCheckMs: ms,
         lastChecked: outcome.checked,
         lastGaps: outcome.gaps.length,
-        lastError: outcome.gaps.length > 0 ? truncate(summarizeGaps(outcome)) : null,
+        lastError: verdict.result === 'ok' ? null : truncate(verdict.lastError),
         ...(emit.length > 0 ? { lastEventAt: started } : {}),
       });
       return outcome.gaps.length > 0 ? ('degraded' as const) : ('ok' as const);
@@ -262,13 +273,6 @@ export function slotJobId(name: string, intervalMs: number, slot: number): strin
   const h = createHash('sha256').update(`watchdog-check:${name}:${intervalMs}:${slot}`).digest('hex');
   // Shaped as a version-4-looking UUID (pg-boss keeps ids in a uuid column).
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-function summarizeGaps(outcome: CheckOutcome): string {
-  const first = outcome.gaps[0];
-  if (!first) return 'nothing could be checked';
-  const more = outcome.gaps.length > 1 ? ` (and ${outcome.gaps.length - 1} more)` : '';
-  return `no data for ${outcome.gaps.length} of ${Math.max(outcome.checked, outcome.gaps.length)}: ${first.subject}: ${first.error}${more}`;
 }
 
 function truncate(text: string): string {

@@ -1,11 +1,11 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { CheckObserver } from './runner.ts';
 
-/** The watchdogs' own metrics, on the app's registry (labels are bounded: 8 names, 4 outcomes, 4 severities). */
+/** The watchdogs' own metrics, on the app's registry (labels are bounded: 8 names, 5 outcomes, 4 severities). */
 export function watchdogMetrics(registry: Registry): CheckObserver {
   const checks = new Counter({
     name: 'vigil_watchdog_checks_total',
-    help: 'Watchdog checks run on this instance, by watchdog and outcome (ok, degraded, failed, skipped).',
+    help: 'Watchdog checks run on this instance, by watchdog and outcome (ok, degraded, deferred, failed, skipped).',
     labelNames: ['watchdog', 'outcome'],
     registers: [registry],
   });

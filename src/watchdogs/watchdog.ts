@@ -24,6 +24,11 @@ export interface CheckContext {
 export interface CheckGap {
   readonly subject: string;
   readonly error: string;
+  /**
+   * Skipped for want of provider budget (kept for interactive callers), not failed: nothing was
+   * learnt about the subject or the provider, and the next cycle asks again.
+   */
+  readonly deferred?: true;
 }
 
 /**

@@ -40,7 +40,8 @@ interface Stats {
   lastError: string | null;
 }
 
-const NOT_A_FAILURE: ReadonlySet<ProviderErrorKind> = new Set(['unknown_symbol', 'unsupported']);
+/** Background work the provider's rate limit set aside says nothing about the provider either. */
+const NOT_A_FAILURE: ReadonlySet<ProviderErrorKind> = new Set(['unknown_symbol', 'unsupported', 'deferred']);
 
 export class HealthBoard {
   readonly #stats = new Map<string, Stats>();

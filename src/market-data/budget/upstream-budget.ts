@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { KeyedTokenBuckets } from '../../platform/flow/token-bucket.ts';
 import { TooManySymbolsError, UpstreamBudgetError } from '../market-data.errors.ts';
+import { type CallPriority, withCallPriority } from './call-priority.ts';
 
 export interface UpstreamBudgetOptions {
   /** Distinct instruments one client operation may ask market data for. */
@@ -27,6 +28,8 @@ interface OperationScope {
  * distinct instruments of the operation, and upstream calls are charged to the client's bucket.
  *
  * Work outside any scope is the server's own (jobs, the price hub) and is neither capped nor charged.
+ * An operation also says who waits for it (call-priority.ts): the providers' rate limits serve
+ * interactive operations first and background ones (the watchdogs' checks) only from what is spare.
  * A scope closes when its operation settles, so timers an operation happened to start (a hub poll
  * loop) are not billed to it afterwards.
  */
@@ -49,7 +52,7 @@ export class UpstreamBudget {
   }
 
   /** Runs one client operation: market data asked for within it counts against the client. */
-  runOperation<T>(clientId: string, run: () => T): T {
+  runOperation<T>(clientId: string, run: () => T, priority: CallPriority = 'interactive'): T {
     const scope: OperationScope = { clientId, instruments: new Set(), open: true };
     const close = () => {
       scope.open = false;
@@ -57,7 +60,7 @@ export class UpstreamBudget {
     };
     let result: T;
     try {
-      result = this.#storage.run(scope, run);
+      result = withCallPriority(priority, () => this.#storage.run(scope, run));
     } catch (error) {
       close();
       throw error;

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Arbiter, Uncached } from '../arbitration/arbiter.ts';
 import type { Sourced } from '../arbitration/lineage.ts';
+import type { CallPriority } from '../budget/call-priority.ts';
 import {
   DEFAULT_MAX_SYMBOLS_PER_OPERATION,
   DEFAULT_UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
@@ -56,8 +57,8 @@ export class CachedReads {
   }
 
   /** Runs one client operation: its distinct instruments are capped, its upstream calls charged to `clientId`. */
-  withinOperation<T>(clientId: string, run: () => T): T {
-    return this.#budget.runOperation(clientId, run);
+  withinOperation<T>(clientId: string, run: () => T, priority?: CallPriority): T {
+    return this.#budget.runOperation(clientId, run, priority);
   }
 
   /** Counts the instrument against the running operation's cap (for a read that bypasses the cache). */

@@ -15,9 +15,11 @@ export interface AlphaVantageOptions {
   /** Upper bound per call on top of the caller's signal. */
   readonly timeoutMs?: number;
   readonly dispatcher?: Dispatcher;
-  /** Default: the free tier's 5 requests per minute. */
+  /** Default 4 a minute with a burst of 2: never more than the free tier's 5 calls in a minute. */
   readonly ratePerSecond?: number;
   readonly burst?: number;
+  /** Calls of the burst background work leaves to interactive callers (default 1). */
+  readonly interactiveReserve?: number;
   readonly clock?: Clock;
 }
 
@@ -52,8 +54,12 @@ class AlphaVantageProvider implements MarketDataProvider {
     this.#http = new ProviderHttp({
       provider: ALPHAVANTAGE,
       baseUrl: options.baseUrl,
-      ratePerSecond: options.ratePerSecond ?? 5 / 60,
-      burst: options.burst ?? 1,
+      // A burst of 2 so one call can be kept for clients while the watchdogs' checks take the other
+      // (with a burst of 1 a check's call leaves a client 12 s to wait, past its deadline); 4 a
+      // minute so that 2 at once and one every 15 s after still make at most 5 in any minute.
+      ratePerSecond: options.ratePerSecond ?? 4 / 60,
+      burst: options.burst ?? 2,
+      ...(options.interactiveReserve !== undefined ? { interactiveReserve: options.interactiveReserve } : {}),
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });

@@ -11,7 +11,9 @@ export type ProviderErrorKind =
   | 'timeout'
   | 'bad_response'
   | 'unsupported'
-  | 'circuit_open';
+  | 'circuit_open'
+  /** Background work skipped for want of this provider's budget, kept for interactive callers. */
+  | 'deferred';
 
 export class ProviderError extends Error {
   constructor(
@@ -34,7 +36,8 @@ export class ProviderError extends Error {
       this.kind === 'rate_limited' ||
       this.kind === 'upstream' ||
       this.kind === 'timeout' ||
-      this.kind === 'circuit_open'
+      this.kind === 'circuit_open' ||
+      this.kind === 'deferred'
     );
   }
 }

@@ -8,6 +8,7 @@ function bucket(ratePerSecond: number, burst: number) {
     reserve: (maxWaitMs?: number) => tokens.reserve(maxWaitMs),
     giveBack: () => tokens.giveBack(),
     tryTake: () => tokens.tryTake(),
+    tryTakeAbove: (keep: number) => tokens.tryTakeAbove(keep),
     msUntilToken: () => tokens.msUntilToken(),
     isFull: () => tokens.isFull(),
     advance: (ms: number) => {
@@ -63,6 +64,36 @@ describe('TokenBucket.reserve', () => {
   it('refuses a rate that is not positive', () => {
     expect(() => new TokenBucket(0, 1)).toThrow(/positive/);
     expect(() => new KeyedTokenBuckets(-1, 1)).toThrow(/positive/);
+  });
+});
+
+describe('TokenBucket.tryTakeAbove', () => {
+  it('leaves the kept tokens to the callers that reserve, and waits behind their bookings', () => {
+    // 4 a minute, burst 2, one kept: the shape of a 5-a-minute provider with an interactive reserve.
+    const b = bucket(4 / 60, 2);
+    expect(b.tryTakeAbove(1).ok).toBe(true);
+    // The kept token is there for a reserving caller at once...
+    expect(b.tryTakeAbove(1)).toEqual({ ok: false, retryAfterMs: 15_000 });
+    expect(b.reserve()).toBe(0);
+    // ...and once it is booked, spare work waits for the booking and the kept token to refill.
+    expect(b.tryTakeAbove(1)).toEqual({ ok: false, retryAfterMs: 30_000 });
+    b.advance(15_000);
+    expect(b.tryTakeAbove(1).ok).toBe(false);
+    expect(b.reserve()).toBe(0);
+  });
+
+  it('books nothing: refused spare work never delays the callers that reserve', () => {
+    const b = bucket(1, 2);
+    expect(b.tryTakeAbove(1).ok).toBe(true);
+    for (let i = 0; i < 5; i++) expect(b.tryTakeAbove(1).ok).toBe(false);
+    expect(b.reserve()).toBe(0);
+    expect(b.reserve()).toBe(1000);
+  });
+
+  it('never takes when the kept tokens fill the burst', () => {
+    const b = bucket(1, 1);
+    expect(b.tryTakeAbove(1)).toEqual({ ok: false, retryAfterMs: Number.POSITIVE_INFINITY });
+    expect(b.tryTakeAbove(0).ok).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Token bucket: `ratePerSecond` tokens sustained, at most `burst` held (a full bucket to start).
- * The one rate limit of the code base, taken in one of two ways depending on who waits:
+ * The one rate limit of the code base, taken in one of two ways depending on who waits (and a
+ * third, `tryTakeAbove`, for work that may only use what the others leave spare):
  *
  * - `tryTake()` refuses when no token is there and the refusal costs nothing, so a client that keeps
  *   trying is told when to come back instead of being pushed further into debt (client limits:
@@ -29,12 +30,23 @@ export class TokenBucket {
 
   /** Takes a token when one is available; otherwise takes nothing and says when one will be. */
   tryTake(): TokenTake {
+    return this.tryTakeAbove(0);
+  }
+
+  /**
+   * Takes a token only when `keep` tokens still remain after it; otherwise takes nothing and says
+   * when that will be (never, `Infinity`, when `keep` fills the whole burst). This is how work of
+   * lower priority shares a bucket: it takes only what is spare, books nothing ahead (a booking
+   * would make the callers that come first wait behind it) and leaves `keep` tokens for them.
+   */
+  tryTakeAbove(keep: number): TokenTake {
     this.#refill();
-    if (this.#tokens >= 1) {
+    if (this.#tokens >= 1 + keep) {
       this.#tokens -= 1;
       return { ok: true };
     }
-    return { ok: false, retryAfterMs: this.#wait() };
+    if (1 + keep > this.burst) return { ok: false, retryAfterMs: Number.POSITIVE_INFINITY };
+    return { ok: false, retryAfterMs: Math.ceil(((1 + keep - this.#tokens) / this.ratePerSecond) * 1000) };
   }
 
   /** The wait for a token, booked; or, when that wait would exceed `maxWaitMs`, -wait unbooked. */

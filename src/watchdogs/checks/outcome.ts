@@ -10,7 +10,8 @@ export function split<T>(subjects: readonly Subject[], results: readonly Settled
   results.forEach((r, i) => {
     const subject = subjects[i]!;
     if (r.ok) fetched.push({ subject, value: r.value });
-    else gaps.push({ subject: subject.symbol, error: r.error });
+    else
+      gaps.push({ subject: subject.symbol, error: r.error, ...(r.deferred ? { deferred: r.deferred } : {}) });
   });
   return { fetched, gaps };
 }

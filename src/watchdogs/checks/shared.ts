@@ -2,6 +2,7 @@
  * What every check shares: reading the watched symbols once, fetching per subject with bounded
  * concurrency inside the watchdogs' upstream budget, and turning a subject's failure into a gap.
  */
+import { deferredForBudget } from '../../market-data/budget/call-priority.ts';
 import { resolveInstrument } from '../../market-data/instruments.ts';
 import type { MarketDataService } from '../../market-data/market-data.service.ts';
 import type { Capability } from '../../market-data/providers/provider.ts';
@@ -58,7 +59,7 @@ export function subjectsFor(
 
 export type Settled<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: string };
+  | { readonly ok: false; readonly error: string; readonly deferred?: true };
 
 /**
  * Runs `run` for every item, at most `limit` at a time, in input order of results. Stops starting
@@ -78,7 +79,8 @@ export async function mapLimited<I, T>(
       try {
         out[i] = { ok: true, value: await run(items[i]!) };
       } catch (error) {
-        out[i] = { ok: false, error: messageOf(error) };
+        const { error: message, deferred } = gapOf('', error);
+        out[i] = { ok: false, error: message, ...(deferred ? { deferred } : {}) };
       }
     }
   };
@@ -92,11 +94,20 @@ export function throwIfAborted(signal: AbortSignal): void {
   throw signal.reason instanceof Error ? signal.reason : new Error('the check was aborted');
 }
 
-/** Market data asked for on the watchdogs' behalf, charged to their client's upstream budget. */
+/**
+ * Market data asked for on the watchdogs' behalf, charged to their client's upstream budget, as
+ * background work: a provider serves clients first and a check only from its spare budget, and
+ * skips the call (a `deferred` gap) when none comes in time.
+ */
 export function charged<T>(marketData: Pick<MarketDataService, 'withinOperation'>, run: () => Promise<T>) {
   // One operation per subject: the per-operation symbol cap is for one client request, not for a
   // check over every watched symbol.
-  return marketData.withinOperation(WATCHDOG_CLIENT_ID, run);
+  return marketData.withinOperation(WATCHDOG_CLIENT_ID, run, 'background');
+}
+
+/** A subject that could not be had, marked when it was only skipped for want of provider budget. */
+export function gapOf(subject: string, error: unknown): CheckGap {
+  return { subject, error: messageOf(error), ...(deferredForBudget(error) ? { deferred: true } : {}) };
 }
 
 export function messageOf(error: unknown): string {

@@ -1,13 +1,14 @@
 import type { Dispatcher } from 'undici';
-import { TokenBucket } from '../../../platform/flow/token-bucket.ts';
 import { loadUndici } from '../../../platform/http/undici.ts';
 import { ProviderError } from '../provider-errors.ts';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.ts';
+import { ProviderLimiter, sleep } from './provider-limiter.ts';
 
 /**
- * Outbound HTTP for one provider: a token-bucket rate limit, retries with exponential backoff and
- * jitter on 429/5xx/network failures (honouring Retry-After), a circuit breaker, and errors typed as
- * ProviderError. Everything is bounded by the caller's AbortSignal (the arbiter's timeout).
+ * Outbound HTTP for one provider: a token-bucket rate limit that serves interactive callers first
+ * (provider-limiter.ts), retries with exponential backoff and jitter on 429/5xx/network failures
+ * (honouring Retry-After), a circuit breaker, and errors typed as ProviderError. Everything is
+ * bounded by the caller's AbortSignal (the arbiter's timeout).
  *
  * 2xx and the 4xx answers an adapter must interpret itself (404 unknown symbol, 400 invalid
  * parameter...) are returned; 401/403 (unauthorized), 429 and 5xx are handled here.
@@ -18,6 +19,11 @@ export interface ProviderHttpOptions {
   /** Requests per second allowed to this provider (sustained) and the burst above it. */
   readonly ratePerSecond: number;
   readonly burst?: number;
+  /**
+   * Tokens of the burst that background work may not take (default: half the burst, rounded
+   * down), so an interactive caller finds one at once even while the watchdogs' checks run.
+   */
+  readonly interactiveReserve?: number;
   /** Retries after the first attempt for retryable failures (default 2). */
   readonly maxRetries?: number;
   readonly baseBackoffMs?: number;
@@ -53,9 +59,11 @@ export interface HttpResponse {
 const USER_AGENT = 'vigil/0.1 (+https://github.com/vigil; market data service)';
 
 export class ProviderHttp {
-  readonly #o: Required<Omit<ProviderHttpOptions, 'dispatcher' | 'breaker' | 'headers' | 'timeoutMs'>> &
+  readonly #o: Required<
+    Omit<ProviderHttpOptions, 'dispatcher' | 'breaker' | 'headers' | 'timeoutMs' | 'interactiveReserve'>
+  > &
     ProviderHttpOptions;
-  readonly #bucket: TokenBucket;
+  readonly #limiter: ProviderLimiter;
   readonly #breaker: CircuitBreaker;
 
   constructor(options: ProviderHttpOptions) {
@@ -67,7 +75,13 @@ export class ProviderHttp {
       random: Math.random,
       ...options,
     };
-    this.#bucket = new TokenBucket(this.#o.ratePerSecond, this.#o.burst);
+    this.#limiter = new ProviderLimiter({
+      provider: options.provider,
+      ratePerSecond: this.#o.ratePerSecond,
+      burst: this.#o.burst,
+      ...(options.interactiveReserve !== undefined ? { interactiveReserve: options.interactiveReserve } : {}),
+      ...(options.timeoutMs ? { maxWaitMs: options.timeoutMs } : {}),
+    });
     this.#breaker = new CircuitBreaker(options.breaker);
   }
 
@@ -92,7 +106,7 @@ export class ProviderHttp {
       // A caller that has already given up costs no token and says nothing about the upstream.
       if (req.signal.aborted) throw transportError(provider, req.signal.reason, req.signal);
       if (this.#breaker.state === 'open') throw this.#circuitOpen();
-      await this.#takeToken(req.signal);
+      await this.#limiter.take(req.signal);
       // Asked only now: a half-open circuit hands out its single trial to a request that is sent,
       // not to one that then gives up waiting for a token and would hold the trial forever.
       if (!this.#breaker.allow()) throw this.#circuitOpen();
@@ -180,21 +194,6 @@ export class ProviderHttp {
     };
   }
 
-  async #takeToken(signal: AbortSignal): Promise<void> {
-    const wait = this.#bucket.reserve(this.#o.timeoutMs ?? Number.POSITIVE_INFINITY);
-    if (wait === 0) return;
-    if (wait > 0 && (await sleep(wait, signal))) return;
-    // Either the wait is longer than any call may last (nothing was reserved), or the caller gave up
-    // while waiting (its reservation goes back, so it does not hold up the callers behind it).
-    if (wait > 0) this.#bucket.giveBack();
-    throw new ProviderError(
-      this.#o.provider,
-      'rate_limited',
-      `local rate limit (${this.#o.ratePerSecond}/s) reached before the deadline`,
-      { retryAfterMs: Math.abs(wait) },
-    );
-  }
-
   #backoff(attempt: number, retryAfterMs: number | undefined): number {
     if (retryAfterMs !== undefined) return retryAfterMs;
     const ceiling = Math.min(this.#o.maxBackoffMs, this.#o.baseBackoffMs * 2 ** attempt);
@@ -251,21 +250,4 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   const ms = Number.isFinite(seconds) ? seconds * 1000 : new Date(trimmed).getTime() - now;
   if (!Number.isFinite(ms)) return undefined;
   return Math.min(300_000, Math.max(0, Math.round(ms)));
-}
-
-/** Resolves true after `ms`, or false as soon as the signal aborts (or would abort first). */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -31,6 +31,8 @@ export async function probeVenue(
         }
       : { venue, status: 'up', latencyMs, detail: null, checkedAt: clock.now() };
   } catch (error) {
+    // A background probe skipped for want of budget learnt nothing about the venue: no status at all.
+    if (error instanceof ProviderError && error.kind === 'deferred') throw error;
     const message = error instanceof Error ? error.message : String(error);
     const noAnswer =
       !(error instanceof ProviderError) || ['timeout', 'upstream', 'circuit_open'].includes(error.kind);

@@ -51,16 +51,19 @@ export function correlationBreakdownCheck(
       charged(marketData, () => marketData.bars(distinct.get(symbol)!, minute ? '1m' : '1d', start, now)),
     );
     const bars = new Map<string, readonly Bar[]>();
-    const failed = new Map<string, string>();
+    const failed = new Map<string, Omit<CheckGap, 'subject'>>();
     results.forEach((r, i) => {
       if (r.ok) bars.set(symbols[i]!, r.value.value);
-      else failed.set(symbols[i]!, r.error);
+      else
+        failed.set(symbols[i]!, r.deferred ? { error: r.error, deferred: r.deferred } : { error: r.error });
     });
     const usable: (readonly [string, string])[] = [];
     for (const p of pairs) {
-      const error = p.symbols.map((s) => failed.get(s)).find((e) => e !== undefined);
+      // A real failure of either symbol says more than the other's skip for want of budget.
+      const errors = p.symbols.flatMap((s) => failed.get(s) ?? []);
+      const error = errors.find((e) => !e.deferred) ?? errors[0];
       if (error === undefined) usable.push(p.symbols);
-      else gaps.push({ subject: `${p.symbols[0]}~${p.symbols[1]}`, error });
+      else gaps.push({ subject: `${p.symbols[0]}~${p.symbols[1]}`, ...error });
     }
     const findings = setup.detect({ now, pairs: usable, bars });
     const assets = new Map<string, SubjectAsset>();

@@ -4,7 +4,7 @@
  * threshold; a venue that did not answer is a timeout or an error as its detail says.
  */
 import type { VenueStatus } from '../../../market-data/types.ts';
-import { charged, messageOf, throwIfAborted } from '../../checks/shared.ts';
+import { charged, gapOf, throwIfAborted } from '../../checks/shared.ts';
 import type { Check, CheckDeps, CheckSetup } from '../../watchdog.ts';
 import type {
   ExchangeOutageFinding,
@@ -33,7 +33,7 @@ export function exchangeOutageCheck(
       venues = (await charged(marketData, () => marketData.venues.venueStatus())).value;
     } catch (error) {
       throwIfAborted(signal);
-      return { findings: [], checked: 1, gaps: [{ subject: VENUES_SUBJECT, error: messageOf(error) }] };
+      return { findings: [], checked: 1, gaps: [gapOf(VENUES_SUBJECT, error)] };
     }
     throwIfAborted(signal);
     const findings = setup.detect({ probes: venues.map(reachability) });

@@ -10,8 +10,8 @@ import { outcomeOf, split } from '../../checks/outcome.ts';
 import {
   charged,
   FETCH_CONCURRENCY,
+  gapOf,
   mapLimited,
-  messageOf,
   type Subject,
   type Subjects,
   subjectsFor,
@@ -142,7 +142,7 @@ async function readTransfers(
     }
   } catch (error) {
     throwIfAborted(signal);
-    return { moves, gap: { subject: TRANSFERS_SUBJECT, error: messageOf(error) } };
+    return { moves, gap: gapOf(TRANSFERS_SUBJECT, error) };
   }
   return { moves, gap: undefined };
 }
