@@ -13,8 +13,9 @@ import { registerOperationalRoutes } from './platform/http/operational.routes.ts
 import type { AppState } from './platform/lifecycle.ts';
 import { createLazyMcpHttpEndpoint, MCP_PATH } from './platform/mcp/mcp-endpoint.ts';
 import { isLoopbackAddress } from './platform/mcp/mcp-guard.ts';
+import { checkPrompts } from './platform/mcp/mcp-prompt.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
-import { type ModuleDefinition, resourcesOf, tablesOf } from './platform/module.ts';
+import { type ModuleDefinition, promptsOf, resourcesOf, tablesOf } from './platform/module.ts';
 import type { OperationRunner } from './platform/operations/runner.ts';
 import type { Tool } from './platform/operations/tool.ts';
 import { registerDocsRoutes } from './platform/rest/docs.routes.ts';
@@ -48,12 +49,17 @@ export function mountToolSurfaces({
   state,
 }: ToolSurfaceInputs) {
   const { logger, metrics, config } = deps;
-  // MCP over Streamable HTTP: the same tools and resources as the stdio entry (mcp-stdio.ts).
+  // MCP over Streamable HTTP: the same tools, resources and prompts as the stdio entry (mcp-stdio.ts).
   const mcpSubscriptions = { count: 0 };
+  const prompts = promptsOf(modules);
+  // Checked now, not when the first MCP request loads the SDK: a prompt naming a tool that is not
+  // served stops the build.
+  checkPrompts(prompts, new Set(tools.map((tool) => tool.name)));
   const mcpServer: McpServerOptions = {
     info: { name: 'vigil', version: deps.serverInfo.version },
     tools,
     resources: resourcesOf(modules, deps),
+    prompts,
     runner,
     errors,
     logger: logger.child({ component: 'mcp' }),

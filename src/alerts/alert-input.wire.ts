@@ -126,7 +126,7 @@ const chatConfig = z.strictObject({
     .max(MAX_LIST),
 });
 
-const webhookConfig = z.strictObject({
+export const webhookConfig = z.strictObject({
   url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .max(2_048)

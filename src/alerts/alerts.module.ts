@@ -9,6 +9,7 @@ import * as alertsTables from './alerts.sql.ts';
 import { alertsTools } from './alerts.tools.ts';
 import { DELIVERY_CONCURRENCY, deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
 import { fireJob } from './firing.jobs.ts';
+import { priceAlertPrompt } from './price-alert.mcp.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
 /**
@@ -38,6 +39,7 @@ export const alertsModule = defineModule<AlertsDeps>({
     },
   },
   tools: alertsTools,
+  prompts: [priceAlertPrompt],
   routes: alertsRoutes(),
   jobs: [
     {

@@ -9,6 +9,7 @@ import * as fkDslMacroGraphql from './fk-dsl-macro.graphql.ts';
 import * as fkDslPlanGraphql from './fk-dsl-plan.graphql.ts';
 import * as fkDslResultsGraphql from './fk-dsl-results.graphql.ts';
 import * as fkDslValuesGraphql from './fk-dsl-values.graphql.ts';
+import { scanMarketPrompt } from './scan-market.mcp.ts';
 import * as tasksTables from './tasks.sql.ts';
 
 /** The FK-DSL query language: run, explain, and background tasks kept in the database. */
@@ -24,6 +25,7 @@ export const fkDslModule = defineModule<FkDslDeps>({
   ],
   tables: [tasksTables],
   errors: FKDSL_ERRORS,
+  prompts: [scanMarketPrompt],
   tools: fkDslTools,
   jobs: [
     {

@@ -7,7 +7,11 @@ import type { PriceStreams } from './streams/price-stream.ws.ts';
 
 /** What the market-data module needs from the app (the composition root wires these). */
 export interface MarketDataDeps {
-  readonly config: { readonly exposeInstanceDetails: boolean };
+  readonly config: {
+    readonly exposeInstanceDetails: boolean;
+    /** The symbols the watchdogs watch: `resources/list` names their price resources. */
+    readonly watchdogs: { readonly symbols: readonly string[] };
+  };
   readonly clock: Clock;
   readonly marketData: MarketDataService;
   readonly priceHub: PriceHub;

@@ -1,4 +1,9 @@
-import type { McpResourceTemplate, ResourceCall, ResourceParams } from '../platform/mcp/mcp-resources.ts';
+import type {
+  ListedResource,
+  McpResourceTemplate,
+  ResourceCall,
+  ResourceParams,
+} from '../platform/mcp/mcp-resources.ts';
 import type { PriceHub, PriceTick } from './hub/price-hub.ts';
 import { instrumentKey, resolveInstrument } from './instruments.ts';
 import { joined } from './tools/tool-wire.ts';
@@ -59,7 +64,11 @@ interface PriceData {
  * the hub's latest price when it is newer than the quote, so a client reading after a notification
  * sees the price that caused it.
  */
-export function priceResource(deps: { readonly priceHub: PriceHub }): McpResourceTemplate {
+export function priceResource(deps: {
+  readonly priceHub: PriceHub;
+  readonly config: { readonly watchdogs: { readonly symbols: readonly string[] } };
+}): McpResourceTemplate {
+  let listed: readonly ListedResource[] | undefined;
   const latest = new Map<string, { tick: PriceTick | undefined; watchers: number }>();
 
   async function quote(params: ResourceParams, call: ResourceCall) {
@@ -77,6 +86,12 @@ export function priceResource(deps: { readonly priceHub: PriceHub }): McpResourc
       'URI-encoded (BTC%2FUSDT). JSON: symbol, price, change, change_percent (percent), volume, currency, as_of ' +
       '(time of the price), provider, simulated. Subscribe to be told when it changes (at most once a second).',
     mimeType: 'application/json',
+
+    // The watched symbols are configuration: listed as resources once, when first asked.
+    list() {
+      listed ??= watchedPriceResources(deps.config.watchdogs.symbols);
+      return listed;
+    },
 
     async read(params, call) {
       const { data, instrument } = await quote(params, call);
@@ -129,6 +144,35 @@ export function priceResource(deps: { readonly priceHub: PriceHub }): McpResourc
       };
     },
   };
+}
+
+/**
+ * The price resources `resources/list` names: one per symbol the watchdogs watch (WATCHDOG_SYMBOLS,
+ * by default the SCAN universes), in configuration order, each once however it is spelt. The URI
+ * keeps the configured spelling (`VOD.L` names the London listing, its canonical `VOD` would not).
+ * A symbol that does not parse is left out: the watchdogs report it in their health.
+ */
+export function watchedPriceResources(symbols: readonly string[]): ListedResource[] {
+  const seen = new Set<string>();
+  const resources: ListedResource[] = [];
+  for (const configured of symbols) {
+    const written = configured.trim().toUpperCase();
+    let key: string;
+    try {
+      key = instrumentKey(resolveInstrument(written));
+    } catch {
+      continue;
+    }
+    if (seen.has(key)) continue;
+    seen.add(key);
+    resources.push({
+      uri: `vigil://prices/${encodeURIComponent(written)}`,
+      name: `price:${written}`,
+      title: `Latest price of ${written}`,
+      description: `The latest arbitrated price of ${written}, a symbol the watchdogs watch.`,
+    });
+  }
+  return resources;
 }
 
 function fromTick(tick: PriceTick): PriceResource {

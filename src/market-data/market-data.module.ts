@@ -1,6 +1,7 @@
 import { isIdentifiedAdmin } from '../platform/access/principal.ts';
 import { json } from '../platform/http/responses.ts';
 import { defineModule } from '../platform/module.ts';
+import { analyseSymbolPrompt } from './analyse-symbol.mcp.ts';
 import * as barStudiesGraphql from './bar-studies.graphql.ts';
 import * as historyGraphql from './history.graphql.ts';
 import * as instrumentGraphql from './instrument.graphql.ts';
@@ -36,6 +37,7 @@ export const marketDataModule = defineModule<MarketDataDeps>({
   errors: MARKET_DATA_ERRORS,
   tools: marketDataTools,
   resources: [priceResource],
+  prompts: [analyseSymbolPrompt],
   sockets: [
     {
       path: '/ws/stream',

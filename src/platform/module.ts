@@ -4,6 +4,7 @@ import type { ErrorCodeTable, ErrorTable } from './errors.ts';
 import type { Method, RouteAccess, RouteHandler } from './http/http-routes.ts';
 import type { JobDefinition } from './jobs/job.ts';
 import type { JobHandler, WorkOptions } from './jobs/jobs.ts';
+import type { McpPrompt } from './mcp/mcp-prompt.ts';
 import type { McpResourceTemplate } from './mcp/mcp-resources.ts';
 import type { OperationRunner } from './operations/runner.ts';
 import type { ToolDefinition } from './operations/tool.ts';
@@ -32,6 +33,12 @@ export interface ModuleDefinition<Deps> {
    * read and subscribe; each is built from the app's dependencies once.
    */
   readonly resources?: readonly ((deps: Deps) => McpResourceTemplate)[];
+  /**
+   * MCP prompts for the domain's common jobs (`analyse-symbol`): messages that tell an agent which
+   * tools to call with the user's arguments filled in. Each names the tools it uses; a prompt that
+   * names a tool no module serves stops the app's build.
+   */
+  readonly prompts?: readonly McpPrompt[];
   /** Background work: a job, its handler, and optionally the cron schedule that enqueues it. */
   readonly jobs?: readonly ModuleJob<Deps>[];
   /** Plain HTTP routes that are not GraphQL operations (listings of in-process state, streams). */
@@ -114,6 +121,11 @@ export function resourcesOf<Deps>(
   deps: Deps,
 ): McpResourceTemplate[] {
   return modules.flatMap((m) => (m.resources ?? []).map((resource) => resource(deps)));
+}
+
+/** Every module's MCP prompts, in module order. */
+export function promptsOf(modules: readonly ModuleDefinition<never>[]): McpPrompt[] {
+  return modules.flatMap((m) => m.prompts ?? []);
 }
 
 /** Every table of every module, for the typed database handle. */

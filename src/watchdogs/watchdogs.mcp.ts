@@ -34,6 +34,10 @@ export function eventsResource(deps: {
       'events: the get-watchdog-events tool with that cursor). Subscribe to be told when events arrive (at most once a second).',
     mimeType: 'application/json',
 
+    list() {
+      return [{ uri: 'vigil://events', name: 'events', title: 'Recent watchdog events' }];
+    },
+
     async read(_params, call) {
       const data = await call<EventsData>(WATCHDOG_EVENTS, { limit: EVENTS_RESOURCE_LIMIT });
       return eventPageWire(data.watchdogEvents);

@@ -173,15 +173,12 @@ async function run(
 ): Promise<StatementResult> {
   const text = printStatement(statement);
   switch (statement.kind) {
-    case 'evaluate': {
-      const instrument = resolveAsset(statement.asset);
-      data.requireKnown(instrument);
+    case 'evaluate':
       return {
         kind: 'evaluate',
         statement: text,
-        asset: assetResult(statement, instrument, statement.asset.symbol, data),
+        asset: assetResult(statement, resolveAsset(statement.asset), statement.asset.symbol, data),
       };
-    }
     case 'compare':
       return compare(statement, text, data, deadline);
     case 'correlate':
@@ -230,7 +227,6 @@ async function compare(
   data: QueryData,
   deadline: EvaluationDeadline | undefined,
 ): Promise<StatementResult> {
-  for (const a of statement.assets) data.requireKnown(resolveAsset(a));
   const assets: AssetResult[] = [];
   for (const a of statement.assets) {
     while (sliceSpent()) await nextSlice();
@@ -254,7 +250,6 @@ async function correlate(
   deadline: EvaluationDeadline | undefined,
 ): Promise<StatementResult> {
   const instruments = statement.assets.map(resolveAsset);
-  for (const i of instruments) data.requireKnown(i);
   const pairs: Array<[Instrument, Instrument]> = [];
   if (statement.form === 'with')
     for (const other of instruments.slice(1)) pairs.push([instruments[0]!, other]);

@@ -38,6 +38,20 @@ export interface McpResourceTemplate {
    * subscriber may not read it: check that with `call`, as `read` would.
    */
   watch(params: ResourceParams, onChange: () => void, call: ResourceCall): Promise<() => void> | (() => void);
+  /**
+   * The concrete resources of this family that `resources/list` names (a template without
+   * variables names itself; prices name the watched symbols), each readable as listed. Left out,
+   * the family is only a template. Keep it bounded: the server pages the list, it does not cut it.
+   */
+  list?(): readonly ListedResource[];
+}
+
+/** One concrete resource as a template lists it; its MIME type is the template's. */
+export interface ListedResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly title: string;
+  readonly description?: string;
 }
 
 export interface MatchedResource {

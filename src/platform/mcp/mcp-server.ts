@@ -5,6 +5,8 @@ import type { Logger } from '../observability/logger.ts';
 import { toolSchemaOf } from '../operations/json-schema.ts';
 import type { OperationRunner } from '../operations/runner.ts';
 import type { Caller, Tool } from '../operations/tool.ts';
+import type { McpPrompt } from './mcp-prompt.ts';
+import { PromptCatalog } from './mcp-prompts.ts';
 import { type McpResourceTemplate, ResourceMatcher } from './mcp-resources.ts';
 import { type CallerSource, type Served, sessionServer } from './mcp-session-server.ts';
 
@@ -17,6 +19,8 @@ export interface McpServerOptions {
   readonly info: { readonly name: string; readonly version: string };
   readonly tools: readonly Tool[];
   readonly resources: readonly McpResourceTemplate[];
+  /** Prompts for common jobs, each naming served tools (see McpPrompt). */
+  readonly prompts?: readonly McpPrompt[];
   /** Runs the GraphQL operations resources read with, as the caller of each request. */
   readonly runner: Pick<OperationRunner, 'run'>;
   readonly errors: ErrorTable;
@@ -37,6 +41,7 @@ function prepare(options: McpServerOptions): Served {
       return listings;
     },
     matcher: new ResourceMatcher(options.resources),
+    prompts: new PromptCatalog(options.prompts ?? [], new Set(options.tools.map((tool) => tool.name))),
     templates: options.resources.map((t) => ({
       uriTemplate: t.uriTemplate,
       name: t.name,
@@ -54,7 +59,7 @@ function prepare(options: McpServerOptions): Served {
 
 /**
  * Builds, once, what every MCP session serves (tool listings with their JSON schemas, the resource
- * matcher) and returns the factory of per-session servers.
+ * matcher, the prompts) and returns the factory of per-session servers.
  *
  * The low-level `Server` is used rather than `McpServer`: the SDK's `McpServer` turns unknown tools
  * and arguments that fail the input schema into `isError` results, where Vigil answers them with
@@ -67,17 +72,17 @@ export function createMcpServerFactory(options: McpServerOptions): (caller: Call
   return (callerSource) => sessionServer(options.info, served, Promise.resolve(callerSource), options.logger);
 }
 
-/** What a pending server waits for: the app's tools and resources, and who calls. */
+/** What a pending server waits for: the app's tools, resources and prompts, and who calls. */
 export interface PendingMcpServer {
   readonly options: McpServerOptions;
   readonly caller: Caller;
 }
 
 /**
- * One session whose tools, resources and caller arrive later. The stdio entry answers `initialize`
- * at once with it (a desktop client gives a server a few seconds to connect) while the app starts;
- * every other request waits for the start (its progress goes to stderr), and fails as the start
- * fails.
+ * One session whose tools, resources, prompts and caller arrive later. The stdio entry answers
+ * `initialize` at once with it (a desktop client gives a server a few seconds to connect) while the
+ * app starts; every other request waits for the start (its progress goes to stderr), and fails as
+ * the start fails.
  */
 export function createPendingMcpServer(
   info: McpServerOptions['info'],

@@ -4,6 +4,8 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   type ListResourceTemplatesResult,
@@ -30,6 +32,8 @@ import {
   toolError,
   URI_SHOWN,
 } from './mcp-errors.ts';
+import type { PromptCatalog } from './mcp-prompts.ts';
+import { resourcePage } from './mcp-resource-list.ts';
 import { type ResourceMatcher, ResourceSubscriptions, SubscriptionLimitError } from './mcp-resources.ts';
 
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -43,6 +47,7 @@ export interface Served {
   /** The tool listings, built when first asked. */
   readonly listings: () => ToolListing[];
   readonly matcher: ResourceMatcher;
+  readonly prompts: PromptCatalog;
   readonly templates: ListResourceTemplatesResult['resourceTemplates'];
   readonly maxSubscriptions: number;
   /** Resource subscriptions open over every session of the server. */
@@ -54,9 +59,9 @@ export interface Served {
 }
 
 /**
- * The MCP server of one session: tools, resource templates, reads and subscriptions, answered from
- * what `served` holds once it resolves, each as the caller `callerSource` names. `logger` hears of
- * transport errors.
+ * The MCP server of one session: tools, prompts, resources and their templates, reads and
+ * subscriptions, answered from what `served` holds once it resolves, each as the caller
+ * `callerSource` names. `logger` hears of transport errors.
  */
 export function sessionServer(
   info: { readonly name: string; readonly version: string },
@@ -66,7 +71,7 @@ export function sessionServer(
 ): Server {
   const server = new Server(
     { name: info.name, version: info.version },
-    { capabilities: { tools: {}, resources: { subscribe: true } } },
+    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} } },
   );
   const session = new SessionRequests(server, served, callerSource);
   server.onclose = () => session.close();
@@ -75,7 +80,15 @@ export function sessionServer(
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     session.callTool(request.params, extra),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: (await served).prompts.list(),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+    (await served).prompts.get(request.params.name, request.params.arguments),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) =>
+    resourcePage((await served).matcher.templates, request.params?.cursor),
+  );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => session.listTemplates());
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
     session.read(request.params.uri, extra),
