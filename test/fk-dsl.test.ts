@@ -101,17 +101,33 @@ describe('FK-DSL over GraphQL on the simulated market', () => {
   });
 
   it('keeps going when one statement fails, reporting that statement only', async () => {
-    const r = await run('EVALUATE AAPL: PRICE; SCAN MOON WHERE RSI < 30; EVALUATE ZZZZ: PRICE');
+    const r = await run('EVALUATE AAPL: PRICE; SCAN MOON WHERE RSI < 30; EVALUATE AAPL: CORRELATE(ZZZZ)');
     expect(r.errors).toBe(1);
     expect(r.statements[1].error).toEqual({
       code: 'FKDSL_QUERY_ERROR',
       message: expect.stringContaining('unknown universe MOON'),
     });
     expect(r.statements[0].result.asset.metrics[0].value).toBeGreaterThan(0);
+    // An unknown asset as a metric's argument is that metric's error; the statement stands.
     expect(r.statements[2].result.asset.metrics[0]).toMatchObject({
       value: null,
       error: expect.stringContaining('unknown symbol ZZZZ'),
     });
+  });
+
+  it('fails a statement naming an unknown asset with UNKNOWN_SYMBOL and why; SCAN skips it', async () => {
+    const r = await run(
+      'EVALUATE ZZZZ: PRICE, RSI; COMPARE AAPL VS ZZZZ ON: PRICE; CORRELATE AAPL, ZZZZ; ' +
+        'MACRO: US10Y -> REGRESSION ON ZZZZ; SCAN [AAPL, ZZZZ] WHERE PRICE > 0',
+    );
+    const unknown = {
+      code: 'UNKNOWN_SYMBOL',
+      message: 'unknown symbol ZZZZ: no provider knows it (simulated: does not list ZZZZ)',
+    };
+    expect(r.errors).toBe(4);
+    for (const s of r.statements.slice(0, 4)) expect(s).toMatchObject({ result: null, error: unknown });
+    expect(r.statements[4].result.matches.map((m: Json) => m.symbol)).toEqual(['AAPL']);
+    expect(r.statements[4].result.skipped).toEqual([{ symbol: 'ZZZZ', reason: `PRICE: ${unknown.message}` }]);
   });
 
   it('reports syntax errors with position, expectation and a caret snippet, and no stack trace', async () => {

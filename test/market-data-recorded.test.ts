@@ -259,7 +259,8 @@ describeWithFixtures('market data through GraphQL on recorded provider responses
       '{ bars(symbol: "XYZ", from: "2020-01-01T00:00:00Z", to: "2020-01-03T00:00:00Z") { totalCount } }',
     );
     expect(body.errors?.[0]).toMatchObject({
-      message: 'unknown symbol XYZ: no provider knows it',
+      message:
+        "unknown symbol XYZ: no provider knows it (yahoo: Data doesn't exist for startDate = 1577836800, endDate = 1578009600)",
       extensions: {
         code: 'UNKNOWN_SYMBOL',
         attempts: [

@@ -1,5 +1,6 @@
 import { AppError, type ErrorCodeTable } from '../platform/errors.ts';
 import type { ProviderError } from './providers/provider-errors.ts';
+import { providerReason } from './providers/provider-reason.ts';
 
 /** The market-data error codes and what they mean on every surface. */
 export const MARKET_DATA_ERRORS = {
@@ -21,12 +22,42 @@ export interface AttemptSummary {
   readonly provider: string;
   readonly error: string;
   readonly kind: string;
+  /** The provider's own words ("Invalid symbol."), for the message; not part of `details`. */
+  readonly reason?: string;
 }
 
-/** Every provider that could answer says the symbol does not exist. */
+/** What one provider answered, as errors list it. */
+export function attemptOf(error: ProviderError): AttemptSummary {
+  const { provider, kind, message } = error;
+  return {
+    provider,
+    kind,
+    error: message,
+    ...(error.details.reason ? { reason: error.details.reason } : {}),
+  };
+}
+
+/** A message naming every provider's reason stays one readable line: at most this long. */
+const MAX_MESSAGE_CHARS = 600;
+
+/**
+ * Every provider that could answer says the symbol does not exist. The message keeps what each
+ * said ("unknown symbol XYZ: no provider knows it (yahoo: Data doesn't exist for ...; binance:
+ * Invalid symbol.)"), so a caller sees why without reading `details.attempts`.
+ */
 export class UnknownSymbolError extends AppError {
   constructor(symbol: string, attempts: readonly AttemptSummary[]) {
-    super('UNKNOWN_SYMBOL', `unknown symbol ${symbol}: no provider knows it`, { symbol, attempts });
+    const said = attempts
+      .filter((a) => a.kind === 'unknown_symbol')
+      .map((a) => `${a.provider}: ${a.reason ? providerReason(a.reason) : 'does not know it'}`);
+    super(
+      'UNKNOWN_SYMBOL',
+      providerReason(
+        `unknown symbol ${symbol}: no provider knows it${said.length > 0 ? ` (${said.join('; ')})` : ''}`,
+        MAX_MESSAGE_CHARS,
+      ),
+      { symbol, attempts: attempts.map(({ provider, kind, error }) => ({ provider, kind, error })) },
+    );
   }
 }
 
@@ -48,9 +79,12 @@ export class MarketDataUnavailableError extends AppError {
     const retry = errors.map((e) => e.details.retryAfterMs).filter((ms): ms is number => ms !== undefined);
     super(
       'MARKET_DATA_UNAVAILABLE',
-      `${what}${symbol ? ` for ${symbol}` : ''} is unavailable: every provider failed (${attempts
-        .map((a) => `${a.provider}: ${a.kind}`)
-        .join('; ')})`,
+      providerReason(
+        `${what}${symbol ? ` for ${symbol}` : ''} is unavailable: every provider failed (${errors
+          .map((e) => `${e.provider}: ${e.kind}, ${e.reason}`)
+          .join('; ')})`,
+        MAX_MESSAGE_CHARS,
+      ),
       {
         ...(symbol ? { symbol } : {}),
         attempts,

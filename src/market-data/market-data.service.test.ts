@@ -92,7 +92,9 @@ describe('MarketDataService', () => {
       .quote(parseInstrument('ZZZZ'))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnknownSymbolError);
-    expect((error as UnknownSymbolError).message).toBe('unknown symbol ZZZZ: no provider knows it');
+    expect((error as UnknownSymbolError).message).toBe(
+      'unknown symbol ZZZZ: no provider knows it (alpha: does not know it; beta: does not know it)',
+    );
   });
 
   it('refuses data no provider offers instead of asking one that cannot answer', async () => {

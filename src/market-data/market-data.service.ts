@@ -9,7 +9,9 @@ import { CachedReads, type MarketDataLimits, ownAsOf } from './cache/cached-read
 import { alignBarRange, alignDays, cut } from './cache/ranges.ts';
 import { instrumentKey } from './instruments.ts';
 import { NotSupportedError } from './market-data.errors.ts';
+import { marketStateAt } from './market-state.ts';
 import { type MarketDataObserver, UNOBSERVED } from './observer.ts';
+import { withPriceChange } from './price-change.ts';
 import type { CircuitState } from './providers/http/circuit-breaker.ts';
 import type {
   Capability,
@@ -149,11 +151,17 @@ export class MarketDataService {
     };
   }
 
-  /** `prefer`: a provider id (venue) to ask alone when it can answer, e.g. the exchange a user named. */
-  quote(instrument: Instrument, prefer?: string): Promise<Sourced<Quote>> {
-    return this.#reads.read('quote', instrument, prefer ?? '', () =>
+  /**
+   * `prefer`: a provider id (venue) to ask alone when it can answer, e.g. the exchange a user named.
+   * The answer is settled as every surface shows it: its change by `priceChange`, its market state
+   * by `marketStateAt` at the moment it is read (not when it was cached, nor as the provider put it).
+   */
+  async quote(instrument: Instrument, prefer?: string): Promise<Sourced<Quote>> {
+    const sourced = await this.#reads.read('quote', instrument, prefer ?? '', () =>
       this.#arbiter.consensusQuote(instrument, (p, signal) => p.quote!({ instrument, signal }), prefer),
     );
+    const marketState = marketStateAt(instrument, this.clock.now());
+    return { ...sourced, value: { ...withPriceChange(sourced.value), marketState } };
   }
 
   /** Whether a provider with this id is configured and can answer `capability` for the instrument. */

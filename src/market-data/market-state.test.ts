@@ -10,15 +10,21 @@ describe('marketStateAt', () => {
     expect(marketStateAt(aapl, at('2025-06-11T15:00:00Z'))).toBe('regular'); // Wed 11:00 EDT
     expect(marketStateAt(aapl, at('2025-06-11T12:00:00Z'))).toBe('pre'); // 08:00 EDT
     expect(marketStateAt(aapl, at('2025-06-11T21:00:00Z'))).toBe('post'); // 17:00 EDT
+    expect(marketStateAt(aapl, at('2025-06-12T00:30:00Z'))).toBe('closed'); // 20:30 EDT, after-hours over
+    expect(marketStateAt(aapl, at('2025-06-11T07:00:00Z'))).toBe('closed'); // 03:00 EDT, before pre-market
     expect(marketStateAt(aapl, at('2025-06-14T15:00:00Z'))).toBe('closed'); // Saturday
     expect(marketStateAt(aapl, at('2025-12-25T15:00:00Z'))).toBe('closed'); // Christmas
   });
 
   it('uses the listing market of other exchanges and of known indices', () => {
     expect(marketStateAt(parseInstrument('VOD.L'), at('2025-06-11T09:00:00Z'))).toBe('regular'); // 10:00 BST
-    expect(marketStateAt(parseInstrument('VOD.L'), at('2025-06-11T17:00:00Z'))).toBe('post');
+    // London has no after-hours trading session: shut after 16:30.
+    expect(marketStateAt(parseInstrument('VOD.L'), at('2025-06-11T17:00:00Z'))).toBe('closed');
     expect(marketStateAt(parseInstrument('^GSPC'), at('2025-06-11T15:00:00Z'))).toBe('regular');
-    expect(marketStateAt(parseInstrument('^N225'), at('2025-06-11T15:00:00Z'))).toBe('pre'); // 00:00 JST, before the Tokyo open
+    expect(marketStateAt(parseInstrument('^N225'), at('2025-06-11T15:00:00Z'))).toBe('closed'); // 00:00 JST
+    // An index is calculated in the regular session only, while its listings trade after hours.
+    expect(marketStateAt(parseInstrument('^GSPC'), at('2025-06-11T21:00:00Z'))).toBe('closed');
+    expect(marketStateAt(parseInstrument('SPY'), at('2025-06-11T21:00:00Z'))).toBe('post');
   });
 
   it('says crypto is continuous and fx trades Sunday evening to Friday evening New York time', () => {

@@ -1,4 +1,5 @@
-import { localTime, marketInfo, sessionState } from './markets.ts';
+import { sessionState } from './market-hours.rules.ts';
+import { localTime, marketInfo } from './markets.ts';
 import type { Instrument, Quote } from './types.ts';
 
 /** Where an instrument's market is in its trading day (the same vocabulary quotes carry). */
@@ -22,11 +23,12 @@ const INDEX_MARKETS: Readonly<Record<string, string>> = {
 const TRADED_MACRO: Readonly<Record<string, 'US' | 'fx'>> = { US10Y: 'US', US2Y: 'US', VIX: 'US', DXY: 'fx' };
 
 /**
- * The state of an instrument's market at `at`: `continuous` for crypto (no sessions), spot fx from
- * Sunday 17:00 to Friday 17:00 New York time, listed instruments by their exchange's regular session
- * (pre/post mean the same trading day outside it), published macro series (CPI, GDP...) `closed`
- * since they do not trade. Used to mark price snapshots, so a client can tell a stale price on a
- * closed market from a silent feed.
+ * THE market state of an instrument at `at`, the one every surface shows (quotes, the `prices`
+ * subscription, the plain price WebSockets, the data tools) and the cache's lifetimes follow:
+ * `continuous` for crypto (no sessions), spot fx from Sunday 17:00 to Friday 17:00 New York time,
+ * listed instruments by their exchange's day (`market-hours.rules.ts`: extended hours, early
+ * closes, holidays), indices by the regular session only (they are not calculated in extended
+ * hours), published macro series (CPI, GDP...) `closed` since they do not trade.
  */
 export function marketStateAt(instrument: Instrument, at: Date): MarketState {
   switch (instrument.assetClass) {
@@ -39,8 +41,10 @@ export function marketStateAt(instrument: Instrument, at: Date): MarketState {
       if (traded === 'fx') return fxOpen(at) ? 'regular' : 'closed';
       return traded ? sessionState(marketInfo(traded)!, at) : 'closed';
     }
-    case 'index':
-      return sessionState(marketInfo(INDEX_MARKETS[instrument.symbol] ?? 'US')!, at);
+    case 'index': {
+      const state = sessionState(marketInfo(INDEX_MARKETS[instrument.symbol] ?? 'US')!, at);
+      return state === 'regular' ? 'regular' : 'closed';
+    }
     default:
       return sessionState(marketInfo(instrument.market ?? 'US') ?? marketInfo('US')!, at);
   }

@@ -173,12 +173,15 @@ async function run(
 ): Promise<StatementResult> {
   const text = printStatement(statement);
   switch (statement.kind) {
-    case 'evaluate':
+    case 'evaluate': {
+      const instrument = resolveAsset(statement.asset);
+      data.requireKnown(instrument);
       return {
         kind: 'evaluate',
         statement: text,
-        asset: assetResult(statement, resolveAsset(statement.asset), statement.asset.symbol, data),
+        asset: assetResult(statement, instrument, statement.asset.symbol, data),
       };
+    }
     case 'compare':
       return compare(statement, text, data, deadline);
     case 'correlate':
@@ -227,6 +230,7 @@ async function compare(
   data: QueryData,
   deadline: EvaluationDeadline | undefined,
 ): Promise<StatementResult> {
+  for (const a of statement.assets) data.requireKnown(resolveAsset(a));
   const assets: AssetResult[] = [];
   for (const a of statement.assets) {
     while (sliceSpent()) await nextSlice();
@@ -250,6 +254,7 @@ async function correlate(
   deadline: EvaluationDeadline | undefined,
 ): Promise<StatementResult> {
   const instruments = statement.assets.map(resolveAsset);
+  for (const i of instruments) data.requireKnown(i);
   const pairs: Array<[Instrument, Instrument]> = [];
   if (statement.form === 'with')
     for (const other of instruments.slice(1)) pairs.push([instruments[0]!, other]);

@@ -56,6 +56,7 @@ export async function evaluateMacro(
 ): Promise<MacroResult> {
   const target = resolveAsset(statement.target);
   const indicators = statement.indicators.map(resolveAsset);
+  for (const i of [target, ...indicators]) data.requireKnown(i);
   const window = toWindow(statement.window ?? undefined, DEFAULT_MACRO_WINDOW, target.assetClass);
   const frame = alignedChanges(target, indicators, data, window.text);
   const names = indicators.map((i) => i.symbol);

@@ -1,5 +1,6 @@
 import type { Lineage } from '../../market-data/arbitration/lineage.ts';
 import { instrumentKey } from '../../market-data/instruments.ts';
+import { UnknownSymbolError } from '../../market-data/market-data.errors.ts';
 import type { MarketDataService } from '../../market-data/market-data.service.ts';
 import type { AssetClass, Bar, Instrument, Profile, Quote } from '../../market-data/types.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -101,5 +102,20 @@ export class QueryData {
 
   get(instrument: Instrument): InstrumentData {
     return this.#data.get(instrumentKey(instrument)) ?? { instrument };
+  }
+
+  /**
+   * Throws the market data's UNKNOWN_SYMBOL error (with every provider's reason) when nothing was
+   * loaded for `instrument` and a provider answered that it does not know the symbol: a statement
+   * naming it then fails as a whole instead of answering a value-less row per metric.
+   */
+  requireKnown(instrument: Instrument): void {
+    const d = this.get(instrument);
+    const items = [d.quote, d.profile, d.daily, d.hourly].filter((i) => i !== undefined);
+    if (items.length === 0 || items.some((i) => i.ok)) return;
+    const unknown = items
+      .map((i) => (i.ok ? undefined : i.error))
+      .find((e) => e instanceof UnknownSymbolError);
+    if (unknown) throw unknown;
   }
 }

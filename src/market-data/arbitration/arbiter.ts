@@ -1,6 +1,11 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
-import { MarketDataUnavailableError, NotSupportedError, UnknownSymbolError } from '../market-data.errors.ts';
+import {
+  attemptOf,
+  MarketDataUnavailableError,
+  NotSupportedError,
+  UnknownSymbolError,
+} from '../market-data.errors.ts';
 import { type MarketDataObserver, UNOBSERVED } from '../observer.ts';
 import type { Capability, MarketDataProvider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider-errors.ts';
@@ -216,6 +221,7 @@ export class Arbiter {
           provider: p.id,
           kind: 'unknown_symbol',
           error: `${p.id} does not list ${instrument.symbol}`,
+          reason: `does not list ${instrument.symbol}`,
         })),
       );
     }
@@ -280,10 +286,7 @@ function allFailed(
     answers.includes('unknown_symbol') &&
     answers.every((k) => k === 'unknown_symbol' || k === 'unsupported')
   ) {
-    return new UnknownSymbolError(
-      symbol,
-      failures.map((f) => ({ provider: f.provider, kind: f.kind, error: f.message })),
-    );
+    return new UnknownSymbolError(symbol, failures.map(attemptOf));
   }
   if (answers.every((k) => k === 'unsupported')) {
     return new NotSupportedError(

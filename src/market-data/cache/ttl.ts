@@ -1,5 +1,6 @@
+import { msUntilOpen } from '../market-hours.rules.ts';
 import { marketStateAt } from '../market-state.ts';
-import { marketInfo, msUntilOpen } from '../markets.ts';
+import { marketInfo } from '../markets.ts';
 import type { Capability } from '../providers/provider.ts';
 import { BAR_INTERVAL_MS, type BarInterval, type Instrument } from '../types.ts';
 

@@ -1,5 +1,5 @@
-import { roundFloat, roundNullable } from '../../quant/round.ts';
 import type { Lineage } from '../arbitration/lineage.ts';
+import { priceChange } from '../price-change.ts';
 import type { Instrument, Quote, StreamTick } from '../types.ts';
 
 /** What a feed publishes; the hub adds the instrument, the sequence number and the market state. */
@@ -45,13 +45,10 @@ export function fromStream(
   providerId: string,
   live: boolean,
 ): PriceUpdate {
-  const previous = reference?.previousClose ?? null;
-  const change = previous !== null ? tick.price - previous : null;
   return {
     price: tick.price,
-    change: roundNullable(change),
-    changePercent:
-      previous !== null && previous !== 0 && change !== null ? roundFloat((change / previous) * 100) : null,
+    // The function quotes (and so snapshots) are settled with: the same price reads the same.
+    ...priceChange(tick.price, reference?.previousClose ?? null),
     volume: reference?.volume ?? null,
     currency: reference?.currency ?? instrument.quote ?? 'USD',
     size: tick.size,

@@ -40,6 +40,16 @@ function kindOf(run: () => unknown): string | undefined {
   return undefined;
 }
 
+function errorOf(run: () => unknown): ProviderError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    throw error;
+  }
+  throw new Error('expected a ProviderError, got a value');
+}
+
 describe('yahoo chart v8', () => {
   itWithFixtures('reads the full TSLA daily history, split-adjusted, with adjusted closes', () => {
     const { bars } = chartOf(TSLA_1D, 'TSLA');
@@ -107,6 +117,7 @@ describe('yahoo chart v8', () => {
 
   itWithFixtures('maps the 404 "No data found" chart error to unknown_symbol', () => {
     expect(kindOf(() => chartOf(SI_404, 'SI'))).toBe('unknown_symbol');
+    expect(errorOf(() => chartOf(SI_404, 'SI')).details.reason).toBe('No data found, symbol may be delisted');
   });
 
   it('maps the 400 "Data doesn\'t exist" chart error to unknown_symbol, other 400s to unsupported', () => {
@@ -121,8 +132,9 @@ describe('yahoo chart v8', () => {
       },
     };
     expect(kindOf(() => parseChart(noData, 400, 'XYZ'))).toBe('unknown_symbol');
-    expect(() => parseChart(noData, 400, 'XYZ')).toThrow(
-      /unknown symbol XYZ \(no data in the range asked: Data doesn't exist/,
+    expect(() => parseChart(noData, 400, 'XYZ')).toThrow(/unknown symbol XYZ \(Data doesn't exist/);
+    expect(errorOf(() => parseChart(noData, 400, 'XYZ')).details.reason).toBe(
+      "Data doesn't exist for startDate = 1577836800, endDate = 1578009600",
     );
     const badInterval = {
       chart: {

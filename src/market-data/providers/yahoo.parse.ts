@@ -61,9 +61,10 @@ export function parseChart(body: unknown, status: number, symbol: string): Chart
     const description = text(error?.description);
     if (status === 404 || code === 'Not Found') throw unknownSymbol(YAHOO, symbol, description);
     // "Data doesn't exist for startDate = ..., endDate = ...": Yahoo has nothing for the symbol in
-    // the range (not listed then, or not at all). An answer about the symbol, not a refused request.
+    // the range (not listed then, or not at all). An answer about the symbol, not a refused request;
+    // Yahoo's own words are the reason callers see.
     if (status === 400 && description && /^data doesn.t exist/i.test(description)) {
-      throw unknownSymbol(YAHOO, symbol, `no data in the range asked: ${description}`);
+      throw unknownSymbol(YAHOO, symbol, description);
     }
     if (status === 400 || status === 422 || code === 'Bad Request' || code === 'Unprocessable Entity') {
       // Yahoo refuses ranges it does not keep (1m bars older than ~30 days) and bad intervals.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { localTime, MARKETS, sessionState } from '../../markets.ts';
+import { sessionState, tradingHours } from '../../market-hours.rules.ts';
+import { localTime, MARKETS } from '../../markets.ts';
 import {
   DAY_MS,
   dayIndexOf,
@@ -26,17 +27,23 @@ describe('simulated calendars', () => {
     }
   });
 
-  it('opens the US session at 09:30 New York time on NYSE trading days only', () => {
-    for (let d = day('2024-01-01'); d < day('2025-12-31'); d++) {
+  it('trades the US session exactly when the one market calendar says (holidays, early closes)', () => {
+    for (let d = day('2024-01-01'); d < day('2027-12-31'); d++) {
       const session = sessionOf('us', d);
       const noon = new Date(dayStartMs(d) + 17 * 3_600_000);
       const trading = sessionState(MARKETS.US!, noon) !== 'closed';
       expect(session !== null, noon.toISOString()).toBe(trading);
       if (!session) continue;
+      const hours = tradingHours(MARKETS.US!, localTime(noon, 'America/New_York'))!;
       expect(localTime(new Date(session.openMs), 'America/New_York').minute).toBe(570);
-      expect(localTime(new Date(sessionEndMs(session) - MINUTE_MS), 'America/New_York').minute).toBe(959);
-      expect(session.minutes).toBe(390);
+      const lastMinute = localTime(new Date(sessionEndMs(session) - MINUTE_MS), 'America/New_York').minute;
+      expect(lastMinute, noon.toISOString()).toBe(hours.close - 1);
+      expect(session.minutes).toBe(hours.earlyClose ? 210 : 390);
+      expect(sessionState(MARKETS.US!, new Date(sessionEndMs(session) - MINUTE_MS))).toBe('regular');
+      expect(sessionState(MARKETS.US!, new Date(sessionEndMs(session)))).toBe('post');
     }
+    expect(sessionOf('us', day('2025-01-09'))).toBeNull(); // National Day of Mourning
+    expect(sessionOf('us', day('2025-11-28'))!.minutes).toBe(210); // closes at 13:00
     expect(sessionOf('us', day('2025-12-25'))).toBeNull();
     expect(sessionOf('us', day('2025-01-20'))).toBeNull(); // Martin Luther King Jr. Day
     expect(sessionOf('us', day('2025-03-10'))!.openMs).toBe(Date.parse('2025-03-10T13:30:00Z'));

@@ -1,10 +1,12 @@
-import { isTradingDay, MARKETS } from '../../markets.ts';
+import { tradingHours } from '../../market-hours.rules.ts';
+import { MARKETS } from '../../markets.ts';
 
 /**
  * When each simulated instrument trades. Days are UTC calendar days counted from HISTORY_START;
  * a day's session is a run of whole minutes:
- * - `us`: NYSE/Nasdaq regular session 09:30-16:00 America/New_York on NYSE trading days (holidays from
- *   markets.ts; half-day early closes are not modelled, as markets.ts does not know them either);
+ * - `us`: NYSE/Nasdaq regular session 09:30-16:00 America/New_York on NYSE trading days, 09:30-13:00
+ *   on early closes (the days and hours of market-hours.rules.ts, which every surface's market state
+ *   reads, so the simulated market trades exactly when Vigil says it does);
  * - `crypto`: the whole UTC day, every day;
  * - `fx`: the whole UTC day, Monday to Friday (24/5).
  */
@@ -55,11 +57,12 @@ function computeUsSession(day: number): Session | null {
     day: start.getUTCDate(),
     weekday: start.getUTCDay(),
   };
-  if (!isTradingDay(US, local)) return null;
+  const hours = tradingHours(US, local);
+  if (!hours) return null;
   const offset = usEasternOffsetMinutes(local.year, local.month, local.day);
   return {
-    openMs: start.getTime() + (US.openMinute + offset) * MINUTE_MS,
-    minutes: US.closeMinute - US.openMinute,
+    openMs: start.getTime() + (hours.open + offset) * MINUTE_MS,
+    minutes: hours.close - hours.open,
   };
 }
 

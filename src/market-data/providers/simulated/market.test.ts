@@ -3,7 +3,7 @@ import type { Bar, BarInterval } from '../../types.ts';
 import { pathBars } from './bars.ts';
 import { DAY_MS, dayIndexOf, dayStartMs, sessionOf } from './calendar.ts';
 import { SimulatedMarket } from './market.ts';
-import { snapshot } from './quotes.ts';
+import { quoteOf, snapshot } from './quotes.ts';
 import { type Known, resolve } from './universe.ts';
 
 const known = (symbol: string, assetClass: Known['instrument']['assetClass'] = 'equity') =>
@@ -157,15 +157,15 @@ describe('simulated paths: never the future', () => {
     const saturday = Date.parse('2025-06-14T12:00:00Z');
     const s = snapshot(market, known('AAPL'), saturday)!;
     const friday = bars(market, known('AAPL'), '1d', '2025-06-13', '2025-06-14', saturday)[0]!;
-    expect(s).toMatchObject({
-      price: friday.close,
-      state: 'closed',
-      asOf: Date.parse('2025-06-13T20:00:00Z'),
-    });
+    expect(s).toMatchObject({ price: friday.close, asOf: Date.parse('2025-06-13T20:00:00Z') });
     const thursday = bars(market, known('AAPL'), '1d', '2025-06-12', '2025-06-13', saturday)[0]!;
     expect(s.reference).toBe(thursday.close);
-    expect(snapshot(market, known('AAPL'), Date.parse('2025-06-16T12:00:00Z'))!.state).toBe('pre');
-    expect(snapshot(market, known('AAPL'), Date.parse('2025-06-16T20:30:00Z'))!.state).toBe('post');
+    const state = (iso: string) =>
+      quoteOf(known('AAPL'), snapshot(market, known('AAPL'), Date.parse(iso))!, Date.parse(iso)).marketState;
+    expect(state('2025-06-14T12:00:00Z')).toBe('closed');
+    expect(state('2025-06-16T12:00:00Z')).toBe('pre'); // 08:00 New York
+    expect(state('2025-06-16T20:30:00Z')).toBe('post'); // 16:30
+    expect(state('2025-06-17T00:30:00Z')).toBe('closed'); // 20:30, after-hours over
   });
 });
 

@@ -1,3 +1,5 @@
+import { marketStateAt } from '../../market-state.ts';
+import { priceChange } from '../../price-change.ts';
 import type { CryptoStats, Profile, Quote } from '../../types.ts';
 import { priceOf, volumeOf } from './bars.ts';
 import {
@@ -31,13 +33,6 @@ interface Rolling {
   readonly volume: number | null;
   readonly quoteVolume: number | null;
   readonly asOf: number;
-  readonly state: NonNullable<Quote['marketState']>;
-}
-
-function changes(price: number, reference: number | null) {
-  if (reference === null || reference === 0) return { change: null, changePercent: null };
-  const change = round(price - reference, 10);
-  return { change, changePercent: round((change / reference) * 100, 6) };
 }
 
 /** A session-based instrument: the running session, or the last one when the market is shut. */
@@ -54,7 +49,6 @@ function sessionSnapshot(
   if (!bar) return undefined;
   const end = sessionEndMs(sessionOf(kind, day)!);
   const running = nowMs < end;
-  const today = dayIndexOf(nowMs);
   const previous = previousTradingDay(kind, day);
   const [high, low] = view.invert ? [bar.low, bar.high] : [bar.high, bar.low];
   return {
@@ -66,7 +60,6 @@ function sessionSnapshot(
     volume: volumeOf(view, bar.volume),
     quoteVolume: null,
     asOf: running ? nowMs : end,
-    state: running ? 'regular' : day === today ? 'post' : sessionOf(kind, today) ? 'pre' : 'closed',
   };
 }
 
@@ -101,7 +94,6 @@ function rollingSnapshot(
     volume: volumeOf(view, volume),
     quoteVolume: view.volumeShare === null ? null : round(quoteVolume, 2),
     asOf: nowMs,
-    state: 'continuous',
   };
 }
 
@@ -113,11 +105,12 @@ export function snapshot(market: SimulatedMarket, known: Known, nowMs: number): 
     : sessionSnapshot(market, path, view, nowMs);
 }
 
-export function quoteOf(known: Known, s: Rolling): Quote {
+/** The quote of a snapshot taken at `nowMs`; its market state is the one every surface reads. */
+export function quoteOf(known: Known, s: Rolling, nowMs: number): Quote {
   return {
     symbol: known.instrument.symbol,
     price: s.price,
-    ...changes(s.price, s.reference),
+    ...priceChange(s.price, s.reference),
     previousClose: s.reference,
     open: s.open,
     dayHigh: s.high,
@@ -127,12 +120,12 @@ export function quoteOf(known: Known, s: Rolling): Quote {
     asOf: new Date(s.asOf),
     name: known.name,
     ...(known.exchange ? { exchange: known.exchange } : {}),
-    marketState: s.state,
+    marketState: marketStateAt(known.instrument, new Date(nowMs)),
   };
 }
 
 export function cryptoStatsOf(market: SimulatedMarket, known: Known, s: Rolling, nowMs: number): CryptoStats {
-  const { change, changePercent } = changes(s.price, s.reference);
+  const { change, changePercent } = priceChange(s.price, s.reference);
   const usd = market.priceAt(market.path(known.coin!.path), nowMs);
   return {
     symbol: known.instrument.symbol,
@@ -242,12 +235,10 @@ export function observedQuote(known: Known, observations: readonly Observation[]
   const last = observations.at(-1);
   if (!last) return undefined;
   const previous = observations.at(-2)?.value ?? null;
-  const change = previous === null ? null : round(last.value - previous, 6);
   return {
     symbol: known.instrument.symbol,
     price: last.value,
-    change,
-    changePercent: change === null || !previous ? null : round((change / previous) * 100, 6),
+    ...priceChange(last.value, previous),
     previousClose: previous,
     open: null,
     dayHigh: null,

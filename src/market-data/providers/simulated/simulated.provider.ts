@@ -190,7 +190,7 @@ async function simulatedQuote(
   }
   const s = snapshot(market, known, nowMs);
   if (!s) throw noData(instrument.symbol, nowMs);
-  return quoteOf(known, s);
+  return quoteOf(known, s, nowMs);
 }
 
 async function simulatedBars({ market, now }: Simulation, call: BarsCall): Promise<Bar[]> {
