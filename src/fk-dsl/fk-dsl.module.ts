@@ -4,10 +4,12 @@ import type { FkDslDeps } from './fk-dsl.deps.ts';
 import * as fkDslGraphql from './fk-dsl.graphql.ts';
 import { cleanupJob, executeJob } from './fk-dsl.jobs.ts';
 import { fkDslTools } from './fk-dsl.tools.ts';
+import { fkDslCatalogTools } from './fk-dsl-catalog.tools.ts';
 import * as fkDslCausalityGraphql from './fk-dsl-causality.graphql.ts';
 import * as fkDslMacroGraphql from './fk-dsl-macro.graphql.ts';
 import * as fkDslPlanGraphql from './fk-dsl-plan.graphql.ts';
 import * as fkDslResultsGraphql from './fk-dsl-results.graphql.ts';
+import * as fkDslUniversesGraphql from './fk-dsl-universes.graphql.ts';
 import * as fkDslValuesGraphql from './fk-dsl-values.graphql.ts';
 import { scanMarketPrompt } from './scan-market.mcp.ts';
 import * as tasksTables from './tasks.sql.ts';
@@ -22,11 +24,12 @@ export const fkDslModule = defineModule<FkDslDeps>({
     fkDslPlanGraphql,
     fkDslResultsGraphql,
     fkDslGraphql,
+    fkDslUniversesGraphql,
   ],
   tables: [tasksTables],
   errors: FKDSL_ERRORS,
   prompts: [scanMarketPrompt],
-  tools: fkDslTools,
+  tools: [...fkDslTools, ...fkDslCatalogTools],
   jobs: [
     {
       job: executeJob,

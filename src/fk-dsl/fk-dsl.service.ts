@@ -1,5 +1,4 @@
 import type { Config } from '../config.ts';
-import { parseInstrument } from '../market-data/instruments.ts';
 import { MAX_SYMBOLS_PER_REQUEST } from '../market-data/limits.ts';
 import type { MarketDataService } from '../market-data/market-data.service.ts';
 import type { Instrument } from '../market-data/types.ts';
@@ -23,6 +22,7 @@ import { parse } from './parser.ts';
 import { printStatement } from './printer.ts';
 import { type InstanceRegistry, TaskQueue } from './task-queue.ts';
 import type { TaskRow } from './tasks.repository.ts';
+import { SCAN_UNIVERSES, type ScanUniverse, scanUniverse } from './universes.ts';
 import { validateProgram } from './validate.ts';
 
 export const LIMITS = {
@@ -235,34 +235,17 @@ export class FkDslService {
 
   /** Instruments of a named SCAN universe: the providers' own list when they have one, else configuration. */
   universe(name: string): Instrument[] {
-    const known = this.marketData.universe().map((e) => e.instrument);
-    const pick = (test: (i: Instrument) => boolean, fallback: readonly string[], crypto = false) => {
-      const own = known.filter(test);
-      const list = own.length
-        ? own
-        : fallback.map((s) => parseInstrument(s, crypto ? { assetClass: 'crypto' } : {}));
-      return list.slice(0, LIMITS.scanUniverse);
-    };
-    // One pair per coin: the USDT pair stands for the coin in scans.
-    const usdtPair = (i: Instrument) => i.assetClass === 'crypto' && i.quote === 'USDT';
-    switch (name.toUpperCase()) {
-      case 'US':
-        return pick(
-          (i) => (i.assetClass === 'equity' || i.assetClass === 'etf') && (i.market ?? 'US') === 'US',
-          this.config.scanUniverse.US,
-        );
-      case 'ETF':
-        return pick((i) => i.assetClass === 'etf', []);
-      case 'CRYPTO':
-        return pick(usdtPair, this.config.scanUniverse.CRYPTO, true);
-      case 'ALL':
-        return [...this.universe('US'), ...this.universe('CRYPTO')].slice(0, LIMITS.scanUniverse);
-      default:
-        throw new FkDslQueryError(
-          `unknown universe ${name}; use US, ETF, CRYPTO, ALL or a list like [AAPL, MSFT]`,
-          { universe: name },
-        );
-    }
+    return [...this.scanUniverse(name).instruments];
+  }
+
+  /** A named SCAN universe, with where its list comes from. */
+  scanUniverse(name: string): ScanUniverse {
+    return scanUniverse(name, this.marketData.universe(), this.config.scanUniverse, LIMITS.scanUniverse);
+  }
+
+  /** Every named SCAN universe (`list-universes`). */
+  universes(): ScanUniverse[] {
+    return SCAN_UNIVERSES.map((name) => this.scanUniverse(name));
   }
 
   #context() {

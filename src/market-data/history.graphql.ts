@@ -152,6 +152,11 @@ builder.queryField('bars', (t) =>
           'Start of the range; default `to` minus the interval default range (420 days for ONE_DAY).',
       }),
       to: t.arg({ type: 'DateTime', description: 'End of the range, exclusive; default now.' }),
+      lookback: t.arg.string({
+        description:
+          'Instead of `from`: how far before `to` the range starts, a number and a unit m (minutes), h, d, w ' +
+          'or y (365 days): `90d`, `6h`, `1y`.',
+      }),
       first: t.arg.int({
         defaultValue: DEFAULT_BARS_PER_PAGE,
         description: `Bars per page, 1 to ${MAX_BARS_PER_PAGE}.`,
@@ -171,6 +176,7 @@ builder.queryField('bars', (t) =>
         interval: args.interval,
         from: args.from ?? null,
         to: args.to ?? null,
+        lookback: args.lookback ?? null,
         first: args.first ?? null,
         after: args.after ?? null,
       }),

@@ -5,6 +5,7 @@ import { analyseSymbolPrompt } from './analyse-symbol.mcp.ts';
 import * as barStudiesGraphql from './bar-studies.graphql.ts';
 import * as historyGraphql from './history.graphql.ts';
 import * as instrumentGraphql from './instrument.graphql.ts';
+import { lookupTools } from './lookup.tools.ts';
 import type { MarketDataDeps } from './market-data.deps.ts';
 import { MARKET_DATA_ERRORS } from './market-data.errors.ts';
 import * as marketDataGraphql from './market-data.graphql.ts';
@@ -35,7 +36,7 @@ export const marketDataModule = defineModule<MarketDataDeps>({
     priceStreamGraphql,
   ],
   errors: MARKET_DATA_ERRORS,
-  tools: marketDataTools,
+  tools: [...marketDataTools, ...lookupTools],
   resources: [priceResource],
   prompts: [analyseSymbolPrompt],
   sockets: [

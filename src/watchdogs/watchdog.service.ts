@@ -42,6 +42,14 @@ export interface WatchdogServiceOptions {
   readonly bus: WatchdogEventBus;
   readonly runner: WatchdogRunner;
   readonly eventRetentionDays: number;
+  /** What the checks watch (WATCHDOG_SYMBOLS, WATCHDOG_CORRELATION_PAIRS); nothing when left out. */
+  readonly watched?: WatchedSubjects;
+}
+
+/** The symbols and pairs the watchdogs' checks read, as configured. */
+export interface WatchedSubjects {
+  readonly symbols: readonly string[];
+  readonly pairs: readonly (readonly [string, string])[];
 }
 
 /** A health record starting over (enable, restart): the times of the last check and event stay. */
@@ -150,6 +158,11 @@ export class WatchdogService implements WatchdogsApi {
     this.#o.logger.info({ watchdog: known, by }, 'watchdog restarted');
     await this.#o.runner.runSoon(known);
     return this.healthOf(known);
+  }
+
+  /** What the checks watch: the symbols (each check keeps those its data covers) and the pairs. */
+  watched(): WatchedSubjects {
+    return this.#o.watched ?? { symbols: [], pairs: [] };
   }
 
   async stats(): Promise<DashboardStats> {

@@ -49,5 +49,6 @@ export function createWatchdogs(deps: WatchdogsFactoryDeps): WatchdogService {
     bus,
     runner,
     eventRetentionDays: settings.eventRetentionDays,
+    watched: { symbols: settings.symbols, pairs: settings.pairs },
   });
 }

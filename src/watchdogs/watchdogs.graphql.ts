@@ -5,6 +5,7 @@ import type { HealthFields } from './dashboard/dashboard.documents.ts';
 import { uptimeSeconds } from './dashboard/dashboard.wire.ts';
 import { SEVERITIES, type Severity } from './detectors/finding.ts';
 import { WATCHDOG_SUMMARIES } from './registry.ts';
+import type { WatchedSubjects } from './watchdog.service.ts';
 import { watchdogsDeps } from './watchdogs.deps.ts';
 import type { DashboardStats, WatchdogHealth, WatchdogStatus } from './watchdogs-api.ts';
 
@@ -179,6 +180,42 @@ builder.queryField('dashboardStats', (t) =>
     type: DashboardStatsRef,
     description: 'Event counts, watchdogs enabled and healthy, and live listeners.',
     resolve: (_root, _args, ctx) => watchdogsDeps(ctx).watchdogs.stats(),
+  }),
+);
+
+const PairRef = builder.objectRef<readonly [string, string]>('WatchdogPair').implement({
+  description: 'Two symbols whose correlation is watched. Value object: not normalised.',
+  fields: (t) => ({
+    first: t.string({ description: 'The first symbol, as configured.', resolve: (p) => p[0] }),
+    second: t.string({ description: 'The second symbol, as configured.', resolve: (p) => p[1] }),
+  }),
+});
+
+const WatchedRef = builder.objectRef<WatchedSubjects>('WatchdogCoverage').implement({
+  description:
+    'What the watchdogs watch, as configured. Each check keeps the symbols its data covers: price_anomaly and ' +
+    'unusual_volume those with bars, liquidity_drop those with an order book, funding_rate and whale_movement ' +
+    'crypto pairs, earnings_anomaly equities; correlation_breakdown reads the pairs. Value object: not normalised.',
+  fields: (t) => ({
+    symbols: t.stringList({
+      description:
+        'Watched symbols as configured (AAPL, BTC/USDT): WATCHDOG_SYMBOLS, by default the SCAN_UNIVERSE_US and ' +
+        'SCAN_UNIVERSE_CRYPTO lists.',
+      resolve: (w) => [...w.symbols],
+    }),
+    correlationPairs: t.field({
+      type: [PairRef],
+      description: 'Pairs the correlation_breakdown watchdog watches: WATCHDOG_CORRELATION_PAIRS.',
+      resolve: (w) => [...w.pairs],
+    }),
+  }),
+});
+
+builder.queryField('watchdogCoverage', (t) =>
+  t.field({
+    type: WatchedRef,
+    description: 'The symbols and pairs the watchdogs watch (the `list-universes` tool shows them).',
+    resolve: (_root, _args, ctx) => watchdogsDeps(ctx).watchdogs.watched(),
   }),
 );
 

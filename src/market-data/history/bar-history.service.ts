@@ -10,6 +10,7 @@ import {
   DEFAULT_LOOKBACK_MS,
   decodeCursor,
   pageOf,
+  parseLookback,
 } from './bar-pages.ts';
 
 export interface HistoryRequest {
@@ -19,6 +20,8 @@ export interface HistoryRequest {
   readonly from?: Date | null;
   /** End of the range, exclusive; default now. */
   readonly to?: Date | null;
+  /** Instead of `from`: how far before `to` the range starts (`90d`, see parseLookback). */
+  readonly lookback?: string | null;
   readonly first?: number | null;
   /** A cursor of a previous page: the page starts with the bar after it. */
   readonly after?: string | null;
@@ -47,7 +50,10 @@ export async function barHistory(
   const first = checkPageSize(request.first ?? DEFAULT_BARS_PER_PAGE);
   const afterMs = request.after != null ? decodeCursor(request.after) : undefined;
   const to = request.to ?? clock.now();
-  const from = request.from ?? new Date(to.getTime() - DEFAULT_LOOKBACK_MS[interval]);
+  if (request.from != null && request.lookback != null)
+    throw new ValidationError('lookback', 'give from or lookback, not both');
+  const back = request.lookback != null ? parseLookback(request.lookback) : DEFAULT_LOOKBACK_MS[interval];
+  const from = request.from ?? new Date(to.getTime() - back);
   if (!(from.getTime() < to.getTime())) throw new ValidationError('from', 'must be before to');
   const count = (to.getTime() - from.getTime()) / BAR_INTERVAL_MS[interval];
   if (count > MAX_BARS_PER_REQUEST) {

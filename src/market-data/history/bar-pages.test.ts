@@ -8,6 +8,7 @@ import {
   encodeCursor,
   MAX_BARS_PER_PAGE,
   pageOf,
+  parseLookback,
 } from './bar-pages.ts';
 
 const DAY = 86_400_000;
@@ -65,4 +66,26 @@ describe('bar pages', () => {
     // 252 sessions a year: 420 days hold about 290.
     expect((DEFAULT_LOOKBACK_MS['1d'] / DAY) * (252 / 365)).toBeGreaterThan(250);
   });
+});
+
+describe('lookback', () => {
+  it('reads a number and a unit, case and spaces aside', () => {
+    expect(parseLookback('90d')).toBe(90 * DAY);
+    expect(parseLookback(' 6H ')).toBe(6 * 3_600_000);
+    expect(parseLookback('30m')).toBe(30 * 60_000);
+    expect(parseLookback('2w')).toBe(14 * DAY);
+    expect(parseLookback('1y')).toBe(365 * DAY);
+  });
+
+  it.each(['', '0d', '90', 'd', '-5d', '1.5d', '90 days', '11y'])(
+    'refuses %j naming the argument',
+    (text) => {
+      expect(() => parseLookback(text)).toThrow(ValidationError);
+      try {
+        parseLookback(text);
+      } catch (error) {
+        expect((error as ValidationError).details).toMatchObject({ field: 'lookback' });
+      }
+    },
+  );
 });

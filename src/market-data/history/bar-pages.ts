@@ -27,6 +27,34 @@ export const DEFAULT_LOOKBACK_MS: Readonly<Record<BarInterval, number>> = {
   '1d': 420 * DAY,
 };
 
+const LOOKBACK_UNITS: Readonly<Record<string, number>> = {
+  m: 60_000,
+  h: 3_600_000,
+  d: DAY,
+  w: 7 * DAY,
+  y: 365 * DAY,
+};
+
+/** Longest lookback accepted: ten years (the range's bar cap still applies). */
+const MAX_LOOKBACK_MS = 3_650 * DAY;
+
+/**
+ * A lookback (`90d`, `6h`, `30m`, `2w`, `1y`) in ms: how far before `to` a range starts. Agents
+ * think in "the last 90 days" rather than in timestamps, and the server's clock, not theirs,
+ * fixes where the range ends.
+ */
+export function parseLookback(text: string, field = 'lookback'): number {
+  const match = /^\s*(\d{1,6})\s*([mhdwy])\s*$/i.exec(text);
+  const ms = match ? Number(match[1]) * LOOKBACK_UNITS[match[2]!.toLowerCase()]! : Number.NaN;
+  if (!(ms > 0) || ms > MAX_LOOKBACK_MS) {
+    throw new ValidationError(
+      field,
+      `must be a positive number and a unit m, h, d, w or y, at most 10 years (90d, 6h, 1y), got ${JSON.stringify(text)}`,
+    );
+  }
+  return ms;
+}
+
 const CURSOR_PREFIX = 'bar:';
 
 export function encodeCursor(time: Date): string {
