@@ -16,6 +16,7 @@ import { isLoopbackAddress } from './platform/mcp/mcp-guard.ts';
 import { checkPrompts } from './platform/mcp/mcp-prompt.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
 import { type ModuleDefinition, promptsOf, resourcesOf, tablesOf } from './platform/module.ts';
+import { scopeWhenJson } from './platform/operations/operation-scope.ts';
 import type { OperationRunner } from './platform/operations/runner.ts';
 import type { Tool } from './platform/operations/tool.ts';
 import { registerDocsRoutes } from './platform/rest/docs.routes.ts';
@@ -85,8 +86,14 @@ export function mountToolSurfaces({
     version: deps.serverInfo.version,
     tools,
     errors,
+    // Each route's access as the router enforces it (a route that runs an operation needs its scope).
     routes: modules.flatMap((m) =>
-      (m.routes ?? []).map(({ path, methods, summary, access }) => ({ path, methods, summary, access })),
+      (m.routes ?? []).map(({ path, methods, summary }) => ({
+        path,
+        methods,
+        summary,
+        access: routes.accessOf(typeof methods === 'string' ? methods : methods[0]!, path),
+      })),
     ),
     sockets: [
       ...modules.flatMap((m) => (m.sockets ?? []).map(({ path, summary }) => ({ path, summary }))),
@@ -115,6 +122,12 @@ export function mountToolSurfaces({
       documentation: '/docs',
       graphql: `${GRAPHQL_PATH} (GET/POST, GraphiQL in a browser, graphql-ws and SSE subscriptions)`,
       http: routes.list(),
+      // A tool route (`/mcp/tools/{name}`, MCP's tools/call) needs its tool's scope.
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        scope: tool.scopes.base,
+        ...(tool.scopes.when.length ? { scope_when: scopeWhenJson(tool.scopes) } : {}),
+      })),
       websockets: upgrades.list(),
     }),
   });

@@ -10,11 +10,12 @@ import { Authenticator } from './platform/access/authenticator.ts';
 import { ErrorTable, PLATFORM_ERRORS } from './platform/errors.ts';
 import { mountGraphql } from './platform/graphql/graphql-surfaces.ts';
 import { nodeHeaders } from './platform/http/client-identity.ts';
-import { HttpRoutes, type ServerContext } from './platform/http/http-routes.ts';
+import { HttpRoutes, type RouteAccess, type ServerContext } from './platform/http/http-routes.ts';
 import type { AppState } from './platform/lifecycle.ts';
 import type { McpServerOptions } from './platform/mcp/mcp-server.ts';
 import type { HostInfo, ModuleDefinition } from './platform/module.ts';
 import type { MetricSamplers } from './platform/observability/metrics.ts';
+import { scopeOfDocument } from './platform/operations/operation-scope.ts';
 import type { OperationRunner } from './platform/operations/runner.ts';
 import { compileTools, type Tool } from './platform/operations/tool.ts';
 import { UpgradeRouter } from './platform/ws/upgrade-router.ts';
@@ -60,7 +61,7 @@ export function buildApp(deps: AppDeps, modules: readonly ModuleDefinition<AppDe
     modules.flatMap((m) => m.tools ?? []),
     runner,
   );
-  mountModuleRoutes(deps, modules, { routes, upgrades, runner, errors });
+  mountModuleRoutes(deps, modules, { schema, routes, upgrades, runner, errors });
   let server: AppServer | undefined;
   const surfaces = mountToolSurfaces({
     deps,
@@ -194,7 +195,13 @@ function mountAppGraphql(deps: AppDeps, { schema, routes, upgrades, gate, errors
 function mountModuleRoutes(
   deps: AppDeps,
   modules: readonly ModuleDefinition<AppDeps>[],
-  parts: { routes: HttpRoutes; upgrades: UpgradeRouter; runner: OperationRunner; errors: ErrorTable },
+  parts: {
+    schema: GraphQLSchema;
+    routes: HttpRoutes;
+    upgrades: UpgradeRouter;
+    runner: OperationRunner;
+    errors: ErrorTable;
+  },
 ): void {
   const { routes, upgrades } = parts;
   const host: HostInfo = {
@@ -204,12 +211,27 @@ function mountModuleRoutes(
   };
   for (const module of modules) {
     for (const route of module.routes ?? []) {
-      routes.add(route.methods, route.path, route.handler(deps, host), { access: route.access ?? 'read' });
+      routes.add(route.methods, route.path, route.handler(deps, host), {
+        access: moduleRouteAccess(parts.schema, module.name, route),
+      });
     }
     for (const socket of module.sockets ?? []) {
       upgrades.add(socket.path, socket.onConnection(deps), { scope: socket.scope ?? 'read' });
     }
   }
+}
+
+/** A route that runs an operation needs the operation's scope; one that runs none, what it declares. */
+function moduleRouteAccess(
+  schema: GraphQLSchema,
+  module: string,
+  route: { readonly path: string; readonly operation?: string; readonly access?: RouteAccess },
+): RouteAccess {
+  if (route.operation === undefined) return route.access ?? 'read';
+  if (route.access !== undefined) {
+    throw new Error(`module ${module}: route ${route.path} runs an operation, so its access comes from it`);
+  }
+  return scopeOfDocument(schema, route.operation);
 }
 
 /**

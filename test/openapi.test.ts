@@ -4,6 +4,7 @@ import { ErrorTable, PLATFORM_ERRORS } from '../src/platform/errors.ts';
 import { jsonSchemaOf } from '../src/platform/operations/json-schema.ts';
 import { buildOpenApiDocument } from '../src/platform/rest/openapi.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
+import { findChromium, launchChromium, waitInPage } from './support/chromium.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is checked by the validator and the expectations.
 type Json = any;
@@ -145,7 +146,7 @@ describe('/docs', () => {
   let headers: Headers;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ listen: true });
     const response = await t.app.fetch('/docs');
     expect(response.status).toBe(200);
     headers = response.headers;
@@ -168,11 +169,70 @@ describe('/docs', () => {
     expect(html).not.toMatch(/<style|\sstyle="/);
   });
 
-  it('links GraphiQL and the document, and lists the WebSocket routes, /mcp and every tool', () => {
-    expect(references()).toEqual(expect.arrayContaining(['/graphql', '/openapi.json']));
-    expect(html).toContain('/mcp');
-    for (const path of ['/ws/stream', '/ws/prices/{symbols}']) expect(html).toContain(path);
-    for (const tool of t.app.tools) expect(html).toContain(`<code>${tool.name}</code>`);
+  it('is the viewer of the document alone: GraphiQL, /mcp, the WebSocket routes and every tool are in it', async () => {
+    expect(html).toContain('data-spec-url="/openapi.json"');
+    const document: Json = await (await t.app.fetch('/openapi.json')).json();
+    const intro: string = document.info.description;
+    expect(intro).toContain('[`/graphql`](/graphql)');
+    expect(intro).toContain('`/mcp`');
+    for (const path of ['/ws/stream', '/ws/prices/{symbols}']) expect(intro).toContain(`\`${path}\``);
+    for (const tool of t.app.tools) expect(intro).toMatch(new RegExp(`^- \`${tool.name}\` \\(\``, 'm'));
+  });
+
+  // What a reader sees: Swagger UI renders the document's descriptions as Markdown (CommonMark).
+  it('shows Markdown rendered, never raw, in headless Chromium: code spans, lists and links', async (ctx) => {
+    const binary = findChromium();
+    if (!binary) {
+      if (process.env.VIGIL_REQUIRE_CHROMIUM)
+        throw new Error('VIGIL_REQUIRE_CHROMIUM is set but no chromium binary was found');
+      ctx.skip('no chromium or chromium-browser binary on the PATH (set CHROMIUM_BIN)');
+    }
+    const browser = await launchChromium(binary!);
+    try {
+      const page = await browser.newPage();
+      await browser.send('Page.enable', {}, page);
+      await browser.send('Page.navigate', { url: `${t.url}/docs` }, page);
+      await waitInPage(
+        browser,
+        page,
+        'the operations',
+        `document.querySelectorAll('.opblock').length > ${t.app.tools.length}`,
+      );
+      const intro = await waitInPage<{ html: string; text: string; items: number }>(
+        browser,
+        page,
+        'the introduction',
+        `(() => { const info = document.querySelector('.swagger-ui .info'); return info && { html: info.innerHTML, text: info.innerText, items: info.querySelectorAll('li').length }; })()`,
+      );
+      expect(intro.html).toContain('<code>execute-fk-dsl</code>');
+      expect(intro.html).toMatch(/<a [^>]*href="\/graphql"/);
+      expect(intro.items).toBeGreaterThan(t.app.tools.length);
+      expect(intro.text).toMatch(/execute-fk-dsl \(read; write with async: true\)/);
+      // A tool's description: its examples are code, and so is its scope.
+      await browser.send(
+        'Runtime.evaluate',
+        {
+          expression: `document.querySelector('#operations-MCP_tools-callExecuteFkDsl .opblock-summary-control').click()`,
+        },
+        page,
+      );
+      const description = await waitInPage<{ html: string; text: string }>(
+        browser,
+        page,
+        'the description of execute-fk-dsl',
+        `(() => { const d = document.querySelector('#operations-MCP_tools-callExecuteFkDsl .opblock-description'); return d && { html: d.innerHTML, text: d.innerText }; })()`,
+      );
+      expect(description.html).toContain(
+        '<code>EVALUATE AAPL: PRICE, VOLATILITY(30d), TECHNICAL(RSI, MACD)</code>',
+      );
+      expect(description.html).toContain(
+        'Scope: <code>read</code>; <code>write</code> with <code>async: true</code>.',
+      );
+      const shown = await waitInPage<string>(browser, page, 'the page text', 'document.body.innerText');
+      expect(shown.match(/.{0,60}`.{0,60}/g) ?? []).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('serves every referenced asset with its content type and a long cache lifetime', async () => {

@@ -58,8 +58,9 @@ describe('REST tool routes', () => {
     );
     for (const tool of body.tools) {
       expect(Object.keys(tool).sort()).toEqual(
-        ['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title'].sort(),
+        ['_meta', 'annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title'].sort(),
       );
+      expect(tool._meta['vigil/scope']).toBe(t.app.tools.find((x) => x.name === tool.name)!.scopes.base);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema.type).toBe('object');
       expect(tool.inputSchema.$schema).toBeUndefined();

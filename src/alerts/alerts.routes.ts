@@ -35,24 +35,34 @@ import { alertVariables, alertWire, attemptWire, testSendWire } from './alerts.w
  */
 
 type Json = Record<string, unknown>;
-type Build = (host: HostInfo) => RouteHandler;
+type Variables = RouteOperation['variables'];
+
+/** A route's one operation (its access is the operation's scope) and its handler. */
+interface OperationRoute {
+  readonly document: string;
+  readonly build: (host: HostInfo) => RouteHandler;
+}
 
 /** A handler that runs one operation and maps its data; a thrown domain error is rendered as REST. */
 function operationRoute<Data>(
-  operation: (request: Request, context: RouteContext) => RouteOperation | Promise<RouteOperation>,
+  document: string,
+  variables: (request: Request, context: RouteContext) => Variables | Promise<Variables>,
   respond: (data: Data, context: RouteContext) => Response,
-): Build {
-  return (host) => async (request, context) => {
-    let op: RouteOperation;
-    try {
-      op = await operation(request, context);
-    } catch (error) {
-      if (isAppError(error)) return errorResponse(error, host.errors);
-      throw error;
-    }
-    const outcome = await runRouteOperation<Data>(host, op, request, context);
-    return outcome.ok ? respond(outcome.data, context) : outcome.response;
-  };
+): OperationRoute {
+  const build =
+    (host: HostInfo): RouteHandler =>
+    async (request, context) => {
+      let op: RouteOperation;
+      try {
+        op = { document, variables: await variables(request, context) };
+      } catch (error) {
+        if (isAppError(error)) return errorResponse(error, host.errors);
+        throw error;
+      }
+      const outcome = await runRouteOperation<Data>(host, op, request, context);
+      return outcome.ok ? respond(outcome.data, context) : outcome.response;
+    };
+  return { document, build };
 }
 
 /** The JSON object body, bounded; refused as 400, 413 or 415 like the tool routes' bodies. */
@@ -82,52 +92,49 @@ function limitParam(search: URLSearchParams): number | undefined {
 }
 
 const create = operationRoute<{ createAlert: AlertData }>(
-  async (request) => ({
-    document: CREATE_ALERT,
-    variables: alertVariables(checkedWireAlert(await body(request))),
-  }),
+  CREATE_ALERT,
+  async (request) => alertVariables(checkedWireAlert(await body(request))),
   (data) => json(alertWire(data.createAlert), 201),
 );
 
 const list = operationRoute<{ alerts: AlertData[] }>(
+  LIST_ALERTS,
   (request) => {
     const enabledOnly = booleanParam(new URL(request.url).searchParams, 'enabled_only');
-    return {
-      document: LIST_ALERTS,
-      variables: enabledOnly === undefined ? {} : { enabled_only: enabledOnly },
-    };
+    return enabledOnly === undefined ? {} : { enabled_only: enabledOnly };
   },
   (data) => json(data.alerts.map(alertWire)),
 );
 
 const get = operationRoute<{ alert: AlertData }>(
-  (_request, context) => ({ document: GET_ALERT, variables: pathId(context) }),
+  GET_ALERT,
+  (_request, context) => pathId(context),
   (data) => json(alertWire(data.alert)),
 );
 
 const replace = operationRoute<{ updateAlert: AlertData }>(
+  REPLACE_ALERT,
   async (request, context) => {
     const { alert_id } = pathId(context);
     const given = await body(request);
     // A body without alert_id is the path's alert; one naming another id is refused (400).
     const alert = checkedWireAlert(given.alert_id === undefined ? { ...given, alert_id } : given);
-    return {
-      document: REPLACE_ALERT,
-      variables: { ...alertVariables(alert), alert_id, body_alert_id: alert.alert_id },
-    };
+    return { ...alertVariables(alert), alert_id, body_alert_id: alert.alert_id };
   },
   (data) => json(alertWire(data.updateAlert)),
 );
 
 const remove = operationRoute<{ deleteAlert: string }>(
-  (_request, context) => ({ document: DELETE_ALERT, variables: pathId(context) }),
+  DELETE_ALERT,
+  (_request, context) => pathId(context),
   (data) => json({ status: 'deleted', alert_id: data.deleteAlert }),
 );
 
-function switchRoute(enabled: boolean): Build {
+function switchRoute(enabled: boolean): OperationRoute {
   const field = enabled ? 'enableAlert' : 'disableAlert';
   return operationRoute<Record<'enableAlert' | 'disableAlert', AlertData>>(
-    (_request, context) => ({ document: enabled ? ENABLE_ALERT : DISABLE_ALERT, variables: pathId(context) }),
+    enabled ? ENABLE_ALERT : DISABLE_ALERT,
+    (_request, context) => pathId(context),
     (data) => {
       const alert = alertWire(data[field]);
       return json({ status: enabled ? 'enabled' : 'disabled', alert_id: alert.alert_id, alert });
@@ -136,14 +143,16 @@ function switchRoute(enabled: boolean): Build {
 }
 
 const test = operationRoute<{ testAlert: TestSendData }>(
-  (_request, context) => ({ document: TEST_ALERT, variables: pathId(context) }),
+  TEST_ALERT,
+  (_request, context) => pathId(context),
   (data) => json(testSendWire(data.testAlert)),
 );
 
 const deliveries = operationRoute<{ alertDeliveries: AttemptData[] }>(
+  ALERT_DELIVERIES,
   (request, context) => {
     const limit = limitParam(new URL(request.url).searchParams);
-    return { document: ALERT_DELIVERIES, variables: { ...pathId(context), ...(limit ? { limit } : {}) } };
+    return { ...pathId(context), ...(limit ? { limit } : {}) };
   },
   (data) => json(data.alertDeliveries.map(attemptWire)),
 );
@@ -152,15 +161,15 @@ export function alertsRoutes<Deps>(): ModuleRoute<Deps>[] {
   const route = (
     methods: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
-    build: Build,
+    { document, build }: OperationRoute,
     summary: string,
   ): ModuleRoute<Deps> => ({
     methods,
     path,
     summary,
     handler: (_deps, host) => build(host),
-    // The operation checks the scope again; the route refuses early, before reading a body.
-    access: methods === 'GET' ? 'read' : 'write',
+    // The route needs its operation's scope: it refuses early, before reading a body.
+    operation: document,
   });
   const one = '/api/alerts/:alert_id';
   return [

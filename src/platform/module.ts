@@ -97,7 +97,13 @@ export interface ModuleRoute<Deps> {
   readonly handler: (deps: Deps, host: HostInfo) => RouteHandler;
   /** One line for the API documentation page. */
   readonly summary: string;
-  /** Who may call it (default `read`). */
+  /**
+   * The GraphQL document the handler runs (through `host.operations`). The route's access is then
+   * the scope the operation needs, computed from it, so the route refuses, and is documented as
+   * refusing, exactly what the operation would; such a route declares no `access`.
+   */
+  readonly operation?: string;
+  /** Who may call a route that runs no operation (default `read`). */
   readonly access?: RouteAccess;
 }
 

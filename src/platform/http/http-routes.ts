@@ -97,17 +97,30 @@ export class HttpRoutes {
     return this;
   }
 
-  /** Every route template with its methods and access, in registration order (for the index at `/`). */
+  /**
+   * Every route template with its methods and access, in registration order (for the index at `/`).
+   * Methods of one path that differ in access are listed apart (`GET /api/alerts` needs `read`,
+   * `POST` needs `write`), so each entry says what the route enforces.
+   */
   list(): Array<{
     readonly path: string;
     readonly methods: readonly string[];
     readonly access: RouteAccess;
   }> {
-    return [...this.#byTemplate].map(([path, byMethod]) => ({
-      path,
-      methods: [...byMethod.keys()],
-      access: accessOf([...byMethod.values()][0]),
-    }));
+    return [...this.#byTemplate].flatMap(([path, byMethod]) => {
+      const byAccess = new Map<RouteAccess, string[]>();
+      for (const [method, route] of byMethod) {
+        const access = accessOf(route);
+        byAccess.set(access, [...(byAccess.get(access) ?? []), method]);
+      }
+      return [...byAccess].map(([access, methods]) => ({ path, methods, access }));
+    });
+  }
+
+  /** The access a route enforces (a per-request rule is `caller`); undefined for no such route. */
+  accessOf(method: Method, template: string): RouteAccess | undefined {
+    const route = this.#byTemplate.get(template)?.get(method);
+    return route && accessOf(route);
   }
 
   async dispatch(request: Request, server: ServerContext): Promise<Response> {

@@ -3,6 +3,7 @@ import type { Tool as ToolListing } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorTable } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { toolSchemaOf } from '../operations/json-schema.ts';
+import { scopeMeta } from '../operations/operation-scope.ts';
 import type { OperationRunner } from '../operations/runner.ts';
 import type { Caller, Tool } from '../operations/tool.ts';
 import type { McpPrompt } from './mcp-prompt.ts';
@@ -111,5 +112,7 @@ function describeTool(tool: Tool): ToolListing {
     // MCP output schemas describe an object (structuredContent); other shapes travel as text only.
     ...(output.type === 'object' ? { outputSchema: output as ToolListing['outputSchema'] } : {}),
     ...(annotations ? { annotations: { title, ...annotations } } : {}),
+    // The scope its calls need, as /docs and /openapi.json give it (a client can tell what its key may call).
+    _meta: scopeMeta(tool.scopes),
   };
 }

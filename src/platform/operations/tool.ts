@@ -4,6 +4,7 @@ import { SCOPES, type Scope } from '../access/principal.ts';
 import { rootFieldNames, scopeOfField } from '../graphql/scope-guard.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import { operationNames, operationVariables, zodForInputType } from './operation-input.ts';
+import { type ToolScopes, toolScopes } from './operation-scope.ts';
 import type { OperationRunner } from './runner.ts';
 
 export type ToolArgs = Readonly<Record<string, unknown>>;
@@ -72,6 +73,8 @@ export interface CheckedTool {
   readonly inputSchema: z.ZodObject;
   /** The scope a caller needs: the highest any root field of its operations needs. */
   readonly scope: Scope;
+  /** The scope each call needs: without selecting arguments, and with each that needs another. */
+  readonly scopes: ToolScopes;
 }
 
 /** A checked tool, ready to call: its operation runs through the runner (see `compileTools`). */
@@ -117,6 +120,9 @@ export function compileTools(
       },
       get scope() {
         return check().tool.scope;
+      },
+      get scopes() {
+        return check().tool.scopes;
       },
       async call(raw, caller) {
         const { tool, operations, variableNames } = check();
@@ -217,6 +223,7 @@ function checkTool(schema: GraphQLSchema, definition: ToolDefinition<never>): Ch
       name: checked.name,
       inputSchema: z.strictObject(shape),
       scope: scopeOfDocument(schema, document),
+      scopes: toolScopes(schema, checked, shape),
     },
     operations,
     variableNames: [...variables.keys()],

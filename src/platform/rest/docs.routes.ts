@@ -4,10 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { SCOPE_MEANING, SCOPES } from '../access/principal.ts';
 import type { HttpRoutes } from '../http/http-routes.ts';
 import { errorBody, json } from '../http/responses.ts';
-import { type ApiDescription, buildOpenApiDocument, openApiPath } from './openapi.ts';
+import { type ApiDescription, buildOpenApiDocument } from './openapi.ts';
 
 /**
  * `/openapi.json` and `/docs`: the document, and an interactive viewer (Swagger UI) whose files come
@@ -60,17 +59,6 @@ const INIT_JS = `'use strict';
 })();
 `;
 
-const DOCS_CSS = `.vigil{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2933;max-width:1460px;margin:0 auto;padding:20px 20px 0}
-.vigil h1{font-size:28px;margin:0 0 4px}.vigil h1 small{font-size:14px;color:#52606d;font-weight:400;margin-left:8px}
-.vigil p{margin:6px 0;line-height:1.45}.vigil a{color:#1d4ed8}
-.vigil code{background:#f0f4f8;border-radius:3px;padding:1px 4px;font-size:13px}
-.vigil .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:8px 28px;margin-top:10px}
-.vigil h2{font-size:16px;margin:12px 0 4px}.vigil ul{margin:0;padding-left:18px}.vigil li{margin:3px 0;line-height:1.4;font-size:14px}
-.vigil li span{color:#52606d}
-.vigil .tool-desc{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
-.swagger-ui .information-container{display:none}
-`;
-
 interface Asset {
   readonly body: Uint8Array;
   readonly gzipped: Uint8Array;
@@ -79,10 +67,9 @@ interface Asset {
 
 const compress = promisify(gzip);
 
-/** Our own files beside the package's: the viewer's start script and the page's style. */
+/** Our own file beside the package's: the viewer's start script. */
 const OWN_FILES: Readonly<Record<string, { text: string; type: string }>> = {
   'docs.js': { text: INIT_JS, type: JS },
-  'docs.css': { text: DOCS_CSS, type: CSS },
 };
 
 // The documentation is public: it is how a caller learns how to present a key.
@@ -210,16 +197,12 @@ function registerAssetRoute(routes: HttpRoutes, assets: DocsAssets): void {
   );
 }
 
+/**
+ * The page is Swagger UI alone: everything it says (the introduction with access, scopes, tools and
+ * WebSocket routes, every operation) comes from the OpenAPI document, whose descriptions Swagger UI
+ * renders as Markdown (CommonMark), so nothing here shows Markdown as raw text.
+ */
 function renderPage(api: ApiDescription, url: (name: string) => string): string {
-  const sockets = api.sockets
-    .map((s) => `<li><code>${esc(openApiPath(s.path))}</code> <span>${esc(s.summary)}</span></li>`)
-    .join('\n');
-  const tools = api.tools
-    .map(
-      (t) =>
-        `<li><code>${esc(t.name)}</code> <small>${esc(t.scope)}</small> <span class="tool-desc" title="${esc(t.definition.description)}">${esc(t.definition.description)}</span></li>`,
-    )
-    .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -229,34 +212,8 @@ function renderPage(api: ApiDescription, url: (name: string) => string): string 
 <link rel="icon" type="image/png" sizes="32x32" href="${url('favicon-32x32.png')}">
 <link rel="icon" type="image/png" sizes="16x16" href="${url('favicon-16x16.png')}">
 <link rel="stylesheet" href="${url('swagger-ui.css')}">
-<link rel="stylesheet" href="${url('docs.css')}">
 </head>
 <body>
-<header class="vigil">
-<h1>Vigil API<small>version ${esc(api.version)}</small></h1>
-<p>GraphQL is the source of truth: explore it in <a href="/graphql">GraphiQL</a>. The HTTP routes below are
-described by <a href="${DOCS_PATHS.openapi}">the OpenAPI 3.1 document</a>; errors are
-<code>{"error": {"code", "message", "details"}, "detail"}</code> with an honest status.</p>
-<p><strong>Access:</strong> send an API key as <code>Authorization: Bearer &lt;key&gt;</code> or
-<code>X-API-Key</code> (the <em>Authorize</em> button below). Scopes: ${SCOPES.map((scope) => `<code>${scope}</code> ${esc(SCOPE_MEANING[scope])}`).join('; ')}.
-Each operation names the scope it needs; GraphQL fields say so in their descriptions.</p>
-<div class="grid">
-<section>
-<h2>MCP</h2>
-<p>Connect MCP clients to <code>/mcp</code> (Streamable HTTP). The same tools answer over plain HTTP at
-<code>GET /mcp/tools</code>, <code>POST /mcp/tools/call</code> and <code>POST /mcp/tools/{name}</code>.</p>
-<ul>
-${tools || '<li>No tools.</li>'}
-</ul>
-</section>
-<section>
-<h2>WebSockets</h2>
-<ul>
-${sockets || '<li>None.</li>'}
-</ul>
-</section>
-</div>
-</header>
 <main id="swagger-ui" data-spec-url="${DOCS_PATHS.openapi}"></main>
 <script src="${url('swagger-ui-bundle.js')}"></script>
 <script src="${url('docs.js')}"></script>

@@ -1,12 +1,14 @@
 import { SCOPE_MEANING, SCOPES } from '../access/principal.ts';
 import type { ErrorTable } from '../errors.ts';
 import type { Method, RouteAccess } from '../http/http-routes.ts';
+import { scopeLabel, scopeWhenJson } from '../operations/operation-scope.ts';
 import type { Tool } from '../operations/tool.ts';
 import { camel, errorCodeSchema, type Json, jsonContent, OpenApiBuilder, pascal } from './openapi-builder.ts';
 import { addPlatformPaths } from './openapi-platform.ts';
 import {
   errorBodySchema,
   NOT_TOOL_CODES,
+  TOOL_LIST_ACCESS,
   TOOL_TRANSPORT_CODES,
   toolCallErrorSchema,
   toolCallRequestSchema,
@@ -110,6 +112,8 @@ function addToolPaths(
     tags: ['MCP tools'],
     operationId: 'listTools',
     summary: 'List the tools with their input and output schemas',
+    description: `Scope: \`${TOOL_LIST_ACCESS}\`. Each tool's \`_meta\` gives the scope its calls need.`,
+    'x-required-scope': TOOL_LIST_ACCESS,
     responses: {
       200: {
         description: 'The tools.',
@@ -123,7 +127,7 @@ function addToolPaths(
     summary: 'Call a tool by name (MCP-style envelope)',
     description:
       'Body `{name, arguments}`. The answer is `{content, structuredContent, isError:false}`; errors have an honest ' +
-      'status and carry `isError: true` and `content` besides the error body.',
+      "status and carry `isError: true` and `content` besides the error body. Scope: the tool's (see its route).",
     requestBody: {
       required: true,
       content: jsonContent(doc.addSchema('ToolCallRequest', toolCallRequestSchema, 'input')),
@@ -149,8 +153,9 @@ function toolOperation(doc: OpenApiBuilder, tool: Tool, errors: Json): Json {
     tags: ['MCP tools'],
     operationId: camel(`call ${tool.name}`),
     summary: tool.definition.title,
-    description: `${tool.definition.description}\n\nThe body holds the arguments; the answer is the value itself. Scope: \`${tool.scope}\`.`,
-    'x-required-scope': tool.scope,
+    description: `${tool.definition.description}\n\nThe body holds the arguments; the answer is the value itself. Scope: ${scopeLabel(tool.scopes)}.`,
+    'x-required-scope': tool.scopes.base,
+    ...(tool.scopes.when.length ? { 'x-scope-when': scopeWhenJson(tool.scopes) } : {}),
     requestBody: {
       required: true,
       content: jsonContent(doc.addSchema(`${base}Input`, tool.inputSchema, 'input')),
@@ -180,7 +185,11 @@ function addRoutePaths(doc: OpenApiBuilder, routes: ApiDescription['routes'], er
       doc.operation(path, method.toLowerCase(), {
         tags: ['Routes'],
         summary: route.summary,
-        ...(access === 'public' ? { security: [] } : { 'x-required-scope': access }),
+        ...(access === 'public'
+          ? { security: [] }
+          : access === 'caller'
+            ? { description: 'Any accepted caller; the operation it runs checks its own scope.' }
+            : { description: `Scope: \`${access}\`.`, 'x-required-scope': access }),
         ...(parameters.length ? { parameters } : {}),
         responses: {
           200: { description: 'OK', content: jsonContent({}) },
@@ -191,25 +200,37 @@ function addRoutePaths(doc: OpenApiBuilder, routes: ApiDescription['routes'], er
   }
 }
 
+/**
+ * The document's introduction, in Markdown: `/docs` shows it (Swagger UI renders CommonMark), so
+ * the tools' scopes and the descriptions' code spans, lists and links read as they are written.
+ */
 function describeApi(api: ApiDescription, sockets: readonly { path: string; summary: string }[]): string {
   return [
-    'GraphQL at `/graphql` is the source of truth (GraphiQL in a browser); the tool routes below run the same',
-    'operations. MCP clients connect to `/mcp` (Streamable HTTP).',
+    'GraphQL at [`/graphql`](/graphql) is the source of truth (GraphiQL in a browser); the tool routes below run the',
+    'same operations. MCP clients connect to `/mcp` (Streamable HTTP).',
     '',
     '**Errors** are `{"error": {"code", "message", "details"?}, "detail"}` with the status of their code (see the',
     '`ErrorCode` schema); never a 200. Over the rate limit the answer is `429` with a numeric `Retry-After`.',
     '',
-    '**Access.** A key goes in `Authorization: Bearer <key>` or `X-API-Key: <key>` (WebSockets: also a `key`',
-    'query parameter; graphql-ws: `connectionParams.apiKey`). With `AUTH_REQUIRED` on, every call needs one except',
-    '`/healthz`, `/readyz`, `/docs` and `/openapi.json` (and `/metrics` unless `METRICS_REQUIRE_AUTH`). Scopes:',
-    ...SCOPES.map((scope) => `\`${scope}\` (${SCOPE_MEANING[scope]});`),
-    'each operation names its scope (`x-required-scope`). No key or a bad one: `401 UNAUTHENTICATED` with',
+    '**Access.** A key goes in `Authorization: Bearer <key>` or `X-API-Key: <key>` (the *Authorize* button; WebSockets:',
+    'also a `key` query parameter; graphql-ws: `connectionParams.apiKey`). With `AUTH_REQUIRED` on, every call needs',
+    'one except `/healthz`, `/readyz`, `/docs` and `/openapi.json` (and `/metrics` unless `METRICS_REQUIRE_AUTH`).',
+    'Scopes:',
+    '',
+    ...SCOPES.map((scope) => `- \`${scope}\`: ${SCOPE_MEANING[scope]}`),
+    '',
+    'Each operation names the scope it needs (`x-required-scope`, and `x-scope-when` for arguments that need',
+    'another); GraphQL fields say so in their descriptions. No key or a bad one: `401 UNAUTHENTICATED` with',
     '`WWW-Authenticate: Bearer`; a key without the scope: `403 FORBIDDEN` naming it.',
+    '',
+    '**MCP tools**, also over plain HTTP at `GET /mcp/tools`, `POST /mcp/tools/call` and `POST /mcp/tools/{name}`,',
+    'with the scope each call needs:',
+    '',
+    ...api.tools.map((t) => `- \`${t.name}\` (${scopeLabel(t.scopes)}): ${t.definition.title}`),
+    ...(api.tools.length ? [] : ['- none']),
     '',
     '**WebSocket routes** (not expressible as OpenAPI operations; also listed under `x-websockets`):',
     '',
     ...sockets.map((s) => `- \`${s.path}\`: ${s.summary}`),
-    '',
-    `**Tools:** ${api.tools.map((t) => `\`${t.name}\``).join(', ') || 'none'}.`,
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from '../http/body.ts';
 import type { HttpRoutes, RouteContext } from '../http/http-routes.ts';
 import { errorResponse, json } from '../http/responses.ts';
 import { toolSchemaOf } from '../operations/json-schema.ts';
+import { scopeMeta } from '../operations/operation-scope.ts';
 import { type Caller, invalidArguments, type Tool, type ToolFailure } from '../operations/tool.ts';
 
 /**
@@ -18,6 +19,9 @@ export const TOOL_ROUTES = {
   call: '/mcp/tools/call',
   byName: '/mcp/tools/:name',
 } as const;
+
+/** Who may list the tools (a call needs its tool's own scope). */
+export const TOOL_LIST_ACCESS = 'read' as const;
 
 export interface ToolRoutesOptions {
   readonly tools: readonly Tool[];
@@ -103,6 +107,11 @@ export const toolListSchema = z
         inputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the arguments.'),
         outputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the value.'),
         annotations: annotationsSchema,
+        _meta: z
+          .record(z.string(), z.unknown())
+          .describe(
+            '`vigil/scope`: the scope a call needs; `vigil/scope-when`: `[{scope, arguments}]`, arguments that need another.',
+          ),
       }),
     ),
   })
@@ -117,6 +126,7 @@ export function toolListing(tools: readonly Tool[]): z.infer<typeof toolListSche
       inputSchema: toolSchemaOf(tool.inputSchema, 'input', tool.name),
       outputSchema: toolSchemaOf(tool.definition.outputSchema, 'output', tool.name),
       annotations: tool.definition.annotations ?? {},
+      _meta: scopeMeta(tool.scopes),
     })),
   };
 }
@@ -153,7 +163,7 @@ export function registerToolRoutes(routes: HttpRoutes, options: ToolRoutesOption
       listing ??= toolListing(options.tools);
       return json(listing);
     },
-    { access: 'read' },
+    { access: TOOL_LIST_ACCESS },
   );
 
   // Registered before /mcp/tools/:name, so that this path is never read as a tool's name.

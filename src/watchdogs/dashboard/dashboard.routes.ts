@@ -37,24 +37,32 @@ import {
  * REST error body with the status of their code: 400 naming the parameter, 404 for an unknown name.
  */
 
-type Build = (host: HostInfo) => RouteHandler;
+/** A route's one operation (its access is the operation's scope) and its handler. */
+interface OperationRoute {
+  readonly document: string;
+  readonly build: (host: HostInfo) => RouteHandler;
+}
 
 /** A handler that runs one operation and maps its data; a thrown domain error is rendered as REST. */
 function operationRoute<Data>(
-  operation: (request: Request, context: RouteContext) => RouteOperation,
+  document: string,
+  variables: (request: Request, context: RouteContext) => RouteOperation['variables'],
   respond: (data: Data, request: Request) => Response,
-): Build {
-  return (host) => async (request, context) => {
-    let op: RouteOperation;
-    try {
-      op = operation(request, context);
-    } catch (error) {
-      if (isAppError(error)) return errorResponse(error, host.errors);
-      throw error;
-    }
-    const outcome = await runRouteOperation<Data>(host, op, request, context);
-    return outcome.ok ? respond(outcome.data, request) : outcome.response;
-  };
+): OperationRoute {
+  const build =
+    (host: HostInfo): RouteHandler =>
+    async (request, context) => {
+      let op: RouteOperation;
+      try {
+        op = { document, variables: variables(request, context) };
+      } catch (error) {
+        if (isAppError(error)) return errorResponse(error, host.errors);
+        throw error;
+      }
+      const outcome = await runRouteOperation<Data>(host, op, request, context);
+      return outcome.ok ? respond(outcome.data, request) : outcome.response;
+    };
+  return { document, build };
 }
 
 /** The watchdog named in the path, in GraphQL's spelling; NOT_FOUND (404) for an unknown name. */
@@ -65,25 +73,26 @@ function watchdogVariable(context: RouteContext): { name: string } {
 }
 
 const stats = operationRoute<{ dashboardStats: StatsData }>(
-  () => ({ document: DASHBOARD_STATS }),
+  DASHBOARD_STATS,
+  () => ({}),
   (data) => json(statsWire(data.dashboardStats)),
 );
 
 const watchdogs = operationRoute<{ watchdogs: HealthData[] }>(
-  () => ({ document: WATCHDOGS }),
+  WATCHDOGS,
+  () => ({}),
   (data) => json(data.watchdogs.map((h) => healthWire(healthFromGraphql(h)))),
 );
 
 const watchdog = operationRoute<{ watchdog: HealthData }>(
-  (_request, context) => ({ document: WATCHDOG, variables: watchdogVariable(context) }),
+  WATCHDOG,
+  (_request, context) => watchdogVariable(context),
   (data) => json(healthWire(healthFromGraphql(data.watchdog))),
 );
 
 const events = operationRoute<{ watchdogEvents: { events: EventData[]; nextCursor: string | null } }>(
-  (request) => ({
-    document: WATCHDOG_EVENTS,
-    variables: eventParams(new URL(request.url).searchParams).variables,
-  }),
+  WATCHDOG_EVENTS,
+  (request) => eventParams(new URL(request.url).searchParams).variables,
   (data, request) => {
     const { events, nextCursor } = data.watchdogEvents;
     // The body is the list existing clients expect, so the next page travels in headers.
@@ -103,16 +112,15 @@ const events = operationRoute<{ watchdogEvents: { events: EventData[]; nextCurso
 );
 
 const monitor = operationRoute<MonitorData>(
-  (request) => ({
-    document: MONITOR_ASSETS,
-    variables: monitorParams(new URL(request.url).searchParams, ASSET_CLASSES, MAX_SYMBOLS_PER_REQUEST),
-  }),
+  MONITOR_ASSETS,
+  (request) => monitorParams(new URL(request.url).searchParams, ASSET_CLASSES, MAX_SYMBOLS_PER_REQUEST),
   (data) => json(monitorWire(data)),
 );
 
-function switchRoute(action: SwitchAction): Build {
+function switchRoute(action: SwitchAction): OperationRoute {
   return operationRoute<Record<string, HealthData>>(
-    (_request, context) => ({ document: SWITCH_DOCUMENTS[action], variables: watchdogVariable(context) }),
+    SWITCH_DOCUMENTS[action],
+    (_request, context) => watchdogVariable(context),
     (data) => {
       const health = healthWire(healthFromGraphql(data[SWITCH_FIELDS[action]]!));
       return json({ status: SWITCH_STATUS[action], watchdog: health.name, health });
@@ -124,16 +132,15 @@ export function dashboardRoutes<Deps>(): ModuleRoute<Deps>[] {
   const route = (
     methods: 'GET' | 'POST',
     path: string,
-    build: Build,
+    { document, build }: OperationRoute,
     summary: string,
-    access?: ModuleRoute<Deps>['access'],
   ): ModuleRoute<Deps> => ({
     methods,
     path,
     summary,
     handler: (_deps, host) => build(host),
-    // The operation checks the scope again; the route refuses early, before any work.
-    ...(access ? { access } : {}),
+    // The route needs its operation's scope: it refuses early, before any work.
+    operation: document,
   });
   return [
     route(
@@ -161,8 +168,7 @@ export function dashboardRoutes<Deps>(): ModuleRoute<Deps>[] {
         'POST',
         `/dashboard/watchdogs/:name/${action}`,
         switchRoute(action),
-        `${action[0]!.toUpperCase()}${action.slice(1)} a watchdog (admin): {"status":"${SWITCH_STATUS[action]}","watchdog":name,"health":{...}}.`,
-        'admin',
+        `${action[0]!.toUpperCase()}${action.slice(1)} a watchdog: {"status":"${SWITCH_STATUS[action]}","watchdog":name,"health":{...}}.`,
       ),
     ),
   ];
