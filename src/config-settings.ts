@@ -117,6 +117,9 @@ export const baseShape = {
   // The key the stdio MCP server acts as; unset, it is the local operator (every scope).
   VIGIL_API_KEY: optionalString,
   MCP_SESSION_IDLE_MINUTES: int(30, 1, 1_440),
+  MCP_RATE_LIMIT_MAX: int(600, 1, 1_000_000),
+  MCP_BATCH_MAX_BYTES: int(4_194_304, 65_536, 268_435_456),
+  MCP_STREAM_STALL_SECONDS: int(300, 5, 86_400),
 
   RATE_LIMIT_MAX: int(300, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
@@ -525,6 +528,25 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   MCP_SESSION_IDLE_MINUTES: {
     group: 'mcp',
     description: 'an MCP session with no request and no open stream for this long is closed',
+  },
+  MCP_RATE_LIMIT_MAX: {
+    group: 'mcp',
+    description: prose`JSON-RPC requests one client may send to \`/mcp\` per
+      \`RATE_LIMIT_WINDOW_SECONDS\`; each element of a batch is one (notifications are not counted).
+      Past it, a request is answered with a \`RATE_LIMITED\` JSON-RPC error. A tool call or resource
+      read counts here and against its GraphQL operation's \`RATE_LIMIT_MAX\``,
+  },
+  MCP_BATCH_MAX_BYTES: {
+    group: 'mcp',
+    description: prose`bytes the answers to one POST to \`/mcp\` (a JSON-RPC batch) may take: its
+      requests run one after another, and once their answers reach this the rest are answered with a
+      \`BATCH_TOO_LARGE\` JSON-RPC error without being run`,
+  },
+  MCP_STREAM_STALL_SECONDS: {
+    group: 'mcp',
+    description: prose`a POST's response stream on \`/mcp\` with no answer for this long is closed, so
+      a request that is never answered (or a client that stopped reading) cannot keep its session busy;
+      the session then counts as idle since the last answer. Longer than the slowest tool call`,
   },
   VIGIL_API_KEY: {
     group: 'mcp',

@@ -165,6 +165,10 @@ function mcpConfigOf(s: Settings) {
   return {
     maxSessions: s.MCP_MAX_SESSIONS,
     sessionIdleMinutes: s.MCP_SESSION_IDLE_MINUTES,
+    /** JSON-RPC requests per client per rate-limit window (each element of a batch is one). */
+    rateLimit: { max: s.MCP_RATE_LIMIT_MAX, windowSeconds: s.RATE_LIMIT_WINDOW_SECONDS },
+    batchMaxBytes: s.MCP_BATCH_MAX_BYTES,
+    streamStallSeconds: s.MCP_STREAM_STALL_SECONDS,
     /** The key `npm run mcp` (stdio) acts as; unset, the local operator with every scope. */
     stdioApiKey: s.VIGIL_API_KEY,
   };

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { onExpiry } from '../access/expiry.ts';
 import type { AppError, ErrorTable } from '../errors.ts';
@@ -9,14 +7,11 @@ import type { Viewer } from '../http/client-identity.ts';
 import type { RouteContext, RouteHandler } from '../http/http-routes.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Caller } from '../operations/tool.ts';
-import { MAX_MCP_BODY_BYTES, readJson, rpcError } from './mcp-body.ts';
+import { readJson, rpcError } from './mcp-body.ts';
 import { createMcpGuard, type McpGuard, type McpGuardOptions } from './mcp-guard.ts';
-import {
-  type CallerSource,
-  createMcpServerFactory,
-  type McpRequestExtra,
-  type McpServerOptions,
-} from './mcp-server.ts';
+import { type McpRateLimit, McpRequestLimit, screenPost, withRefusals } from './mcp-post.ts';
+import { type CallerSource, createMcpServerFactory, type McpServerOptions } from './mcp-server.ts';
+import { CALLER, initializeSession } from './mcp-session-open.ts';
 import { type HttpSession, SessionTraffic } from './mcp-session-traffic.ts';
 import { MAX_SESSIONS_PER_CLIENT, SessionTable } from './mcp-sessions.ts';
 
@@ -25,6 +20,12 @@ export { isLoopbackAddress } from './mcp-guard.ts';
 
 /** Interval of SSE keep-alive comments on response streams (the SDK transport writes them). */
 export const MCP_KEEP_ALIVE_MS = 15_000;
+
+/** Bytes the answers to one POST (a batch) may take before its remaining requests are refused. */
+export const DEFAULT_MCP_BATCH_MAX_BYTES = 4 * 1024 * 1024;
+
+/** A POST response with no answer for this long is closed (the request is not answered). */
+export const DEFAULT_MCP_STREAM_STALL_MS = 300_000;
 
 export interface McpHttpOptions extends McpGuardOptions {
   readonly server: McpServerOptions;
@@ -39,6 +40,12 @@ export interface McpHttpOptions extends McpGuardOptions {
   readonly streamMaxAgeMs?: number;
   /** SSE keep-alive interval (default MCP_KEEP_ALIVE_MS): what lets a vanished client be noticed. */
   readonly keepAliveMs?: number;
+  /** JSON-RPC requests per client (each element of a batch counts); unset, not limited. */
+  readonly rateLimit?: McpRateLimit;
+  /** Bytes of answers one POST may get (default DEFAULT_MCP_BATCH_MAX_BYTES); see Exchange. */
+  readonly batchMaxBytes?: number;
+  /** A POST response without progress for this long is closed (default DEFAULT_MCP_STREAM_STALL_MS). */
+  readonly stallMs?: number;
   /**
    * Who sent a request; default the caller the route layer authenticated. Each tool call runs as
    * the request that carried it.
@@ -65,8 +72,6 @@ export interface McpHttpEndpoint {
   close(drainMs?: number): Promise<void>;
 }
 
-const CALLER = 'vigil.caller';
-
 /**
  * MCP Streamable HTTP at `/mcp`: stateful sessions (`Mcp-Session-Id`), one MCP server per session,
  * POST for requests, GET for the server's notification stream, DELETE to end a session, OPTIONS for
@@ -74,9 +79,14 @@ const CALLER = 'vigil.caller';
  *
  * A session belongs to the client that initialized it: a request from any other client naming it is
  * answered 404, as for an unknown session, so a leaked session id is of no use to anyone else.
- * Sessions are bounded in total and per client (mcp-sessions.ts); at a bound only an idle session
- * of the same client is replaced, else the new session gets 503 with Retry-After. Sessions idle for
- * `idleMs` are closed.
+ * Sessions are bounded in total and per client (mcp-sessions.ts); at a bound an idle session is
+ * replaced (the client's own, or the biggest holder's), else the new session gets 503 with
+ * Retry-After. Sessions idle for `idleMs` are closed.
+ *
+ * Each JSON-RPC request (each element of a batch) counts against the client's `rateLimit`, and a
+ * request reusing an id in flight on its session is refused (mcp-post.ts); a POST's requests run in
+ * order, their answers bounded by `batchMaxBytes`, and a POST response with no progress for
+ * `stallMs` is closed (mcp-exchanges.ts).
  *
  * Notification streams carry SSE keep-alive comments, so a connection whose client vanished fails a
  * write and closes (the HTTP adapter aborts the request's signal); and they are closed after
@@ -91,6 +101,8 @@ class StreamableHttpEndpoint implements McpHttpEndpoint {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #streamMaxAgeMs: number;
+  readonly #stallMs: number;
+  readonly #limit: McpRequestLimit | undefined;
   readonly #createServer: (caller: CallerSource) => Server;
   readonly #guard: McpGuard;
   readonly #sessions: SessionTable<HttpSession>;
@@ -105,6 +117,8 @@ class StreamableHttpEndpoint implements McpHttpEndpoint {
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#streamMaxAgeMs = options.streamMaxAgeMs ?? idleMs;
+    this.#stallMs = options.stallMs ?? DEFAULT_MCP_STREAM_STALL_MS;
+    this.#limit = options.rateLimit && new McpRequestLimit(options.rateLimit);
     this.#createServer = createMcpServerFactory(options.server);
     this.#guard = createMcpGuard(options);
     this.#sessions = new SessionTable<HttpSession>(
@@ -112,7 +126,10 @@ class StreamableHttpEndpoint implements McpHttpEndpoint {
       options.maxSessionsPerClient ?? Math.min(maxSessions, MAX_SESSIONS_PER_CLIENT),
     );
     this.#traffic = new SessionTraffic(this.#now);
-    const sweepEvery = Math.max(50, Math.min(idleMs / 2, this.#streamMaxAgeMs / 2, 60_000));
+    const sweepEvery = Math.max(
+      50,
+      Math.min(idleMs / 2, this.#streamMaxAgeMs / 2, this.#stallMs / 2, 60_000),
+    );
     this.#sweeper = setInterval(() => this.sweep(), sweepEvery);
     this.#sweeper.unref();
   }
@@ -144,6 +161,9 @@ class StreamableHttpEndpoint implements McpHttpEndpoint {
       if (session.stream && at - session.stream.since >= this.#streamMaxAgeMs) {
         this.#logger.debug({ session: session.id }, 'mcp notification stream closed at its maximum age');
         session.stream.stop();
+      }
+      if (this.#traffic.closeStalled(session, this.#stallMs) > 0) {
+        this.#logger.info({ session: session.id }, 'mcp response closed: no answer for too long');
       }
       if (session.open === 0 && session.lastActive <= at - this.#options.idleMs) {
         this.#logger.info({ session: session.id }, 'mcp session expired (idle)');
@@ -200,8 +220,31 @@ class StreamableHttpEndpoint implements McpHttpEndpoint {
       if (session) this.#logger.debug({ session: id, clientId }, 'mcp session named by another client');
       return rpcError(404, -32001, 'Session not found');
     }
-    return this.#traffic.serve(session, request, () =>
-      session.transport.handleRequest(request, { authInfo }),
+    if (request.method !== 'POST') {
+      return this.#traffic.serve(session, request, () =>
+        session.transport.handleRequest(request, { authInfo }),
+      );
+    }
+    const body = await readJson(request);
+    if (!body.ok) return body.response;
+    // Screening and opening the exchange happen in one go: no other POST can take an id in between.
+    const screened = screenPost(
+      body.value,
+      (requestId) => session.exchanges.inFlight(requestId),
+      () => this.#limit?.charge(clientId),
+    );
+    const exchange = screened.ids.length > 0 ? session.exchanges.open(screened.ids) : undefined;
+    return this.#traffic.serve(
+      session,
+      request,
+      async () =>
+        withRefusals(
+          screened,
+          screened.forward === undefined
+            ? undefined
+            : await session.transport.handleRequest(request, { parsedBody: screened.forward, authInfo }),
+        ),
+      exchange,
     );
   }
 
@@ -218,13 +261,30 @@ class StreamableHttpEndpoint implements McpHttpEndpoint {
     if (!messages.some((m) => isInitializeRequest(m))) {
       return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
     }
+    const limited = screenPost(
+      body.value,
+      () => false,
+      () => this.#limit?.charge(clientId),
+    );
+    if (limited.forward === undefined) return withRefusals(limited, undefined);
     const admission = this.#sessions.reserve(clientId);
     if (!admission.ok) return rpcError(503, -32000, admission.message, { 'retry-after': '30' });
     if (admission.evicted) {
       this.#logger.info({ session: admission.evicted.id, clientId }, 'mcp session replaced by a newer one');
       void this.#closeSession(admission.evicted);
     }
-    const { session, response } = await this.#initialize(request, body.value, authInfo);
+    const { session, response } = await initializeSession(
+      {
+        sessions: this.#sessions,
+        createServer: this.#createServer,
+        keepAliveMs: this.#options.keepAliveMs ?? MCP_KEEP_ALIVE_MS,
+        batchMaxBytes: this.#options.batchMaxBytes ?? DEFAULT_MCP_BATCH_MAX_BYTES,
+        now: this.#now,
+      },
+      request,
+      body.value,
+      authInfo,
+    );
     if (!session) return response;
     if (this.#closing) {
       // Stopped while this session was being initialized.
@@ -238,64 +298,4 @@ class StreamableHttpEndpoint implements McpHttpEndpoint {
     });
     return this.#traffic.serve(session, request, async () => response);
   }
-
-  /**
-   * Runs the `initialize` request on a new server and transport, for a client holding a reserved
-   * place. The session exists once the SDK has accepted the request; a refused one leaves nothing.
-   */
-  async #initialize(
-    request: Request,
-    parsedBody: unknown,
-    authInfo: AuthInfo,
-  ): Promise<{ session: HttpSession | undefined; response: Response }> {
-    const clientId = authInfo.clientId;
-    // The reservation ends when the session is registered (or its initialization fails), so the
-    // client is never counted twice.
-    let reserved = true;
-    const settle = () => {
-      if (reserved) this.#sessions.settle(clientId);
-      reserved = false;
-    };
-    const server = this.#createServer(callerOfRequest);
-    let session: HttpSession | undefined;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      maxRequestBodySize: MAX_MCP_BODY_BYTES,
-      keepAliveMs: this.#options.keepAliveMs ?? MCP_KEEP_ALIVE_MS,
-      onsessioninitialized: (id) => {
-        session = {
-          id,
-          clientId,
-          transport,
-          server,
-          lastActive: this.#now(),
-          open: 0,
-          stream: undefined,
-          stopExpiry: () => {},
-        };
-        this.#sessions.add(session);
-        settle();
-      },
-    });
-    transport.onclose = () => {
-      session?.stopExpiry();
-      if (session) this.#sessions.delete(session);
-    };
-    let response: Response;
-    try {
-      await server.connect(transport);
-      response = await transport.handleRequest(request, { parsedBody, authInfo });
-    } finally {
-      settle();
-    }
-    // The initialize request was refused (bad headers, a batch): nothing was registered.
-    if (!session) await transport.close().catch(() => {});
-    return { session, response };
-  }
-}
-
-/** The caller the HTTP layer attached to the request that carried this message. */
-function callerOfRequest(extra: McpRequestExtra): Caller {
-  const caller = extra.authInfo?.extra?.[CALLER] as Caller | undefined;
-  return caller ?? {};
 }

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { trackBody } from './mcp-body.ts';
+import type { Exchange, SessionExchanges } from './mcp-exchanges.ts';
 import type { SessionEntry } from './mcp-sessions.ts';
 
 /** One MCP session over Streamable HTTP. */
@@ -11,6 +12,10 @@ export interface HttpSession extends SessionEntry {
   stream: { readonly since: number; readonly stop: () => void } | undefined;
   /** Stops waiting for the expiry of the key that opened the session (set once it is open). */
   stopExpiry: () => void;
+  /** The requests in flight, by id, and the POSTs they came in. */
+  readonly exchanges: SessionExchanges;
+  /** The POST responses still open, each with the requests it answers. */
+  readonly answering: Set<{ readonly exchange: Exchange; readonly stop: () => void }>;
 }
 
 /**
@@ -25,8 +30,16 @@ export class SessionTraffic {
 
   constructor(private readonly now: () => number) {}
 
-  /** Runs the request for `session`, counting it and then its response body until the body ends. */
-  async serve(session: HttpSession, request: Request, run: () => Promise<Response>): Promise<Response> {
+  /**
+   * Runs the request for `session`, counting it and then its response body until the body ends.
+   * `exchange` holds the requests a POST carried: they are done with when its response ends.
+   */
+  async serve(
+    session: HttpSession,
+    request: Request,
+    run: () => Promise<Response>,
+    exchange?: Exchange,
+  ): Promise<Response> {
     session.open++;
     this.#inFlight++;
     session.lastActive = this.now();
@@ -34,28 +47,55 @@ export class SessionTraffic {
     try {
       response = await run();
     } catch (error) {
+      exchange?.close();
       this.#release(session);
       throw error;
     }
     if (!response.body) {
+      exchange?.close();
       this.#release(session);
       return response;
     }
     const isStream = request.method === 'GET' && response.status === 200;
     let stream: HttpSession['stream'];
+    let answering: { exchange: Exchange; stop: () => void } | undefined;
     const tracked = trackBody(response, {
       signal: request.signal,
       closeConnection: isStream,
       onEnd: () => {
         if (session.stream === stream) session.stream = undefined;
+        if (answering) session.answering.delete(answering);
+        exchange?.close();
         this.#release(session);
       },
     });
     if (isStream && !tracked.stopped) {
       stream = { since: this.now(), stop: tracked.stop };
       session.stream = stream;
+    } else if (exchange && !tracked.stopped) {
+      answering = { exchange, stop: tracked.stop };
+      session.answering.add(answering);
     }
     return tracked.response;
+  }
+
+  /**
+   * Closes the POST responses of `session` that made no progress (no answer, no notification) for
+   * `stallMs`: a request that is never answered, or a client that stopped reading, must not keep
+   * the session busy for ever. The session counts as idle from the last progress on.
+   */
+  closeStalled(session: HttpSession, stallMs: number): number {
+    const at = this.now();
+    let closed = 0;
+    for (const answering of session.answering) {
+      const { progressAt } = answering.exchange;
+      if (at - progressAt < stallMs) continue;
+      const before = session.lastActive;
+      answering.stop();
+      session.lastActive = Math.max(before, progressAt);
+      closed++;
+    }
+    return closed;
   }
 
   /** Resolves when nothing is open any more, or after `ms` (at once when nothing is, or `ms` is 0). */
