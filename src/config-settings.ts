@@ -937,7 +937,7 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
   // --- analysis sessions
   SESSION_DEFAULT_TTL_HOURS: {
     group: 'sessions',
-    description: 'lifetime of a new analysis session (`create-analysis-session` without `ttlHours`)',
+    description: 'lifetime of a new analysis session (`create-analysis-session` without `ttl_hours`)',
   },
   SESSION_MAX_TTL_HOURS: {
     group: 'sessions',

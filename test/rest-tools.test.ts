@@ -99,7 +99,7 @@ describe('REST tool routes', () => {
     expect(empty.body.error.details.issues.map((i: Json) => i.field)).toEqual(['symbol']);
     const called = await post(t, '/mcp/tools/call', { name: 'get-task-status' });
     expectCallError(called, 422, 'INVALID_ARGUMENTS');
-    expect(called.body.error.message).toMatch(/taskId/);
+    expect(called.body.error.message).toMatch(/^task_id: /);
   });
 
   it('answers an unknown tool with 404 UNKNOWN_TOOL on both routes', async () => {

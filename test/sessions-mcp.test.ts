@@ -53,7 +53,7 @@ describe('analysis sessions over MCP', () => {
       const { tools } = await client.listTools();
       expect(tools.map((x) => x.name)).toEqual(expect.arrayContaining(SESSION_TOOLS));
       const create = tools.find((x) => x.name === 'create-analysis-session');
-      expect(create?.inputSchema.required).toEqual(expect.arrayContaining(['assets', 'sessionType']));
+      expect(create?.inputSchema.required).toEqual(expect.arrayContaining(['assets', 'session_type']));
       expect(create?.outputSchema).toBeDefined();
     });
 
@@ -84,7 +84,7 @@ describe('analysis sessions over MCP', () => {
     it('answers an unknown session with an error result, not a protocol error', async () => {
       const result = await tool(client, 'get-session-info', { sessionId: 'no-such-session' });
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/^NOT_FOUND: sessionId "no-such-session" was not found/);
+      expect(result.content[0].text).toMatch(/^NOT_FOUND: session_id "no-such-session" was not found/);
     });
 
     it('refuses arguments that do not fit as a malformed call naming the field', async () => {
@@ -93,7 +93,7 @@ describe('analysis sessions over MCP', () => {
           name: 'create-analysis-session',
           arguments: { assets: ['AAPL'], sessionType: 'stocks' },
         }),
-      ).rejects.toThrow(/sessionType/);
+      ).rejects.toThrow(/session_type/);
     });
   });
 

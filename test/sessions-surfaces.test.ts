@@ -208,7 +208,7 @@ describe('analysis sessions over the tool routes', () => {
 
       const searched = await call('search-by-symbol', { symbol: 'AAPL', depth: 'quick', sessionId });
       expectError(searched, 404, 'SESSION_ARCHIVED');
-      expect(searched.body.error.details).toMatchObject({ sessionId });
+      expect(searched.body.error.details).toMatchObject({ session_id: sessionId });
       expectError(await call('extend-session', { sessionId, hours: 1 }), 404, 'SESSION_ARCHIVED');
       expectError(
         await call('update-session-context', { sessionId, set: { a: 1 } }),
@@ -237,7 +237,7 @@ describe('analysis sessions over the tool routes', () => {
     it('refuses invalid arguments with 422 naming the field', async () => {
       const badType = await call('create-analysis-session', { assets: ['AAPL'], sessionType: 'stocks' });
       expectError(badType, 422, 'INVALID_ARGUMENTS');
-      expect(badType.body.error.details.field).toBe('sessionType');
+      expect(badType.body.error.details.field).toBe('session_type');
       const noAssets = await call('create-analysis-session', { assets: [], sessionType: 'equity' });
       expectError(noAssets, 422, 'INVALID_ARGUMENTS');
       expect(noAssets.body.error.details.field).toBe('assets');

@@ -10,11 +10,15 @@ type Json = any;
 
 const definitions = modules.flatMap((m) => m.tools ?? []);
 
-/** Arguments of the interface spec (and compatibility reference): name -> default (undefined: none). */
+/**
+ * Arguments of the interface spec (and compatibility reference): name -> default (undefined: none),
+ * spelled as the tools' answers spell them (snake_case). The reference spelled some in camelCase;
+ * those are accepted as aliases (`EARLIER_SPELLINGS`).
+ */
 const DOCUMENTED_ARGUMENTS: Record<string, { required: string[]; defaults: Record<string, unknown> }> = {
   'search-by-symbol': {
     required: ['symbol'],
-    defaults: { symbol: undefined, market: 'US', depth: 'standard', language: 'en', sessionId: undefined },
+    defaults: { symbol: undefined, market: 'US', depth: 'standard', language: 'en', session_id: undefined },
   },
   'search-by-coin': {
     required: ['symbol'],
@@ -23,34 +27,52 @@ const DOCUMENTED_ARGUMENTS: Record<string, { required: string[]; defaults: Recor
       exchange: 'binance',
       pair: 'USDT',
       depth: 'standard',
-      sessionId: undefined,
+      session_id: undefined,
     },
   },
   'execute-fk-dsl': {
     required: ['query'],
-    defaults: { query: undefined, async: false, sessionId: undefined },
+    defaults: { query: undefined, async: false, session_id: undefined },
   },
   'create-analysis-session': {
-    required: ['assets', 'sessionType'],
+    required: ['assets', 'session_type'],
     defaults: {
       assets: undefined,
-      sessionType: undefined,
-      userId: undefined,
-      ttlHours: undefined,
+      session_type: undefined,
+      user_id: undefined,
+      ttl_hours: undefined,
       tags: undefined,
     },
   },
-  'get-session-info': { required: ['sessionId'], defaults: { sessionId: undefined, recentQueries: 10 } },
+  'get-session-info': { required: ['session_id'], defaults: { session_id: undefined, recent_queries: 10 } },
   'list-sessions': {
     required: [],
-    defaults: { userId: undefined, includeArchived: false, limit: 50, cursor: undefined },
+    defaults: { user_id: undefined, include_archived: false, limit: 50, cursor: undefined },
   },
-  'extend-session': { required: ['sessionId'], defaults: { sessionId: undefined, hours: 24 } },
+  'extend-session': { required: ['session_id'], defaults: { session_id: undefined, hours: 24 } },
   'get-session-analytics': {
     required: [],
-    defaults: { userId: undefined, sessionType: undefined, days: 30 },
+    defaults: { user_id: undefined, session_type: undefined, days: 30 },
   },
-  'get-task-status': { required: ['taskId'], defaults: { taskId: undefined } },
+  'get-task-status': { required: ['task_id'], defaults: { task_id: undefined } },
+};
+
+/** The camelCase names the tools documented before they took snake_case: each still accepted. */
+const EARLIER_SPELLINGS: Record<string, Record<string, string>> = {
+  'search-by-symbol': { sessionId: 'session_id' },
+  'search-by-coin': { sessionId: 'session_id' },
+  'execute-fk-dsl': { sessionId: 'session_id' },
+  'get-task-status': { taskId: 'task_id' },
+  'create-analysis-session': { sessionType: 'session_type', userId: 'user_id', ttlHours: 'ttl_hours' },
+  'get-session-info': { sessionId: 'session_id', recentQueries: 'recent_queries' },
+  'list-sessions': { userId: 'user_id', includeArchived: 'include_archived' },
+  'extend-session': { sessionId: 'session_id' },
+  'get-session-analytics': { userId: 'user_id', sessionType: 'session_type' },
+  'update-session-context': { sessionId: 'session_id' },
+  'store-session-result': { sessionId: 'session_id' },
+  'get-session-result': { sessionId: 'session_id' },
+  'archive-session': { sessionId: 'session_id' },
+  'get-watchdog-events': { eventTypes: 'event_types' },
 };
 
 type JsonSchema = {
@@ -115,6 +137,44 @@ describe('tool definitions', () => {
       }
     },
   );
+
+  it('lists every argument of every tool in snake_case, as the answers spell their keys', () => {
+    for (const tool of tools) {
+      const input = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as JsonSchema;
+      for (const argument of Object.keys(input.properties ?? {})) {
+        expect(argument, `${tool.name}.${argument}`).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+      }
+    }
+  });
+
+  it('accepts each earlier camelCase spelling as an alias of the snake_case argument', () => {
+    for (const [name, spellings] of Object.entries(EARLIER_SPELLINGS)) {
+      expect(Object.fromEntries(byName(name).aliases), name).toEqual(spellings);
+    }
+    // Tools whose arguments were always snake_case have no alias (alert_id was never alertId).
+    expect(byName('create-alert').aliases.size).toBe(0);
+  });
+
+  it('takes every id under the key some tool answers it by', () => {
+    const answered = new Set<string>();
+    const collect = (schema: unknown): void => {
+      if (Array.isArray(schema)) schema.forEach(collect);
+      else if (schema && typeof schema === 'object') {
+        for (const [key, value] of Object.entries(schema)) {
+          if (key === 'properties') for (const name of Object.keys(value as object)) answered.add(name);
+          collect(value);
+        }
+      }
+    };
+    for (const tool of tools) collect(z.toJSONSchema(tool.definition.outputSchema));
+    const ids = tools.flatMap((tool) =>
+      Object.keys(tool.inputSchema.shape)
+        .filter((argument) => argument.endsWith('_id'))
+        .map((argument) => [tool.name, argument] as const),
+    );
+    expect(ids.length).toBeGreaterThan(10);
+    for (const [name, argument] of ids) expect(answered.has(argument), `${name}.${argument}`).toBe(true);
+  });
 
   it.each(['search-by-symbol', 'search-by-coin'])('%s takes the wire depth values', (name) => {
     const input = z.toJSONSchema(byName(name).inputSchema, { io: 'input' }) as JsonSchema;

@@ -52,8 +52,8 @@ const createSession: ToolDefinition<{ createAnalysisSession: Change }> = {
   name: 'create-analysis-session',
   title: 'Create an analysis session',
   description:
-    'Groups assets and the queries you make about them (pass the returned session_id as sessionId to ' +
-    'search-by-symbol, search-by-coin and execute-fk-dsl). A ttlHours past the server maximum is granted up to it ' +
+    'Groups assets and the queries you make about them (pass the returned session_id as session_id to ' +
+    'search-by-symbol, search-by-coin and execute-fk-dsl). A ttl_hours past the server maximum is granted up to it ' +
     'and reported (ttl_capped).',
   document: CREATE_SESSION,
   arguments: {
@@ -66,7 +66,7 @@ const createSession: ToolDefinition<{ createAnalysisSession: Change }> = {
       schema: z.string().min(1).max(SESSION_LIMITS.userIdLength),
       description: 'Your user id (optional)',
     },
-    ttlHours: { schema: hours('ttlHours'), description: 'Time-to-live in hours (default 24)' },
+    ttlHours: { schema: hours('ttl_hours'), description: 'Time-to-live in hours (default 24)' },
     tags: { schema: z.array(z.string()).max(SESSION_LIMITS.tags), description: 'Tags (optional)' },
   },
   variables: (args) => ({ ...args, sessionType: enumName(String(args.sessionType)) }),
@@ -104,7 +104,7 @@ const listSessions: ToolDefinition<{
   name: 'list-sessions',
   title: 'List analysis sessions',
   description:
-    'Your sessions, newest first, optionally of one userId; archived ones only with includeArchived. Pass ' +
+    'Your sessions, newest first, optionally of one user_id; archived ones only with include_archived. Pass ' +
     'next_cursor as cursor for the next page.',
   document: LIST_SESSIONS,
   arguments: {

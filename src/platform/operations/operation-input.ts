@@ -28,6 +28,8 @@ export interface OperationVariable {
   readonly default: unknown;
   /** The description of the field argument the variable is passed to (the schema documents it). */
   readonly description: string | undefined;
+  /** The name of that field argument (`assetClass` for `quotes(assetClass: $asset_type)`). */
+  readonly argument: string | undefined;
 }
 
 /** The variables of every operation in a document, merged by name (same name, same type). */
@@ -53,6 +55,7 @@ export function operationVariables(
         required: isNonNullType(type) && fallback === undefined,
         default: fallback,
         description: argument?.description ?? undefined,
+        argument: argument?.name,
       };
       const seen = variables.get(name);
       if (seen && String(seen.type) !== String(type)) {

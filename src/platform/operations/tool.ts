@@ -1,11 +1,27 @@
 import { type DocumentNode, type GraphQLSchema, Kind, parse, validate } from 'graphql';
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../access/principal.ts';
-import { rootFieldNames, scopeOfField } from '../graphql/scope-guard.ts';
+import { rootFieldNames } from '../graphql/scope-guard.ts';
 import type { Viewer } from '../http/client-identity.ts';
 import { operationNames, operationVariables, zodForInputType } from './operation-input.ts';
-import { type ToolScopes, toolScopes } from './operation-scope.ts';
+import { operationScopes, type ToolScopes, toolScopes } from './operation-scope.ts';
 import type { OperationRunner } from './runner.ts';
+import {
+  type ArgumentNames,
+  argumentNames,
+  definitionArguments,
+  resolveAliases,
+  wireName,
+} from './tool-arguments.ts';
+import {
+  argumentClash,
+  type ErrorNaming,
+  invalidArguments,
+  operationFailure,
+  type ToolFailure,
+} from './tool-errors.ts';
+
+export { invalidArguments, type ToolFailure } from './tool-errors.ts';
 
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
@@ -17,7 +33,11 @@ export interface ToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
-/** How an argument differs from the variable it feeds (or defines an argument that is no variable). */
+/**
+ * How an argument differs from the variable it feeds (or defines an argument that is no variable).
+ * An argument is named after its variable; on the wire it is spelled in snake_case (`taskId` is
+ * `task_id`, see tool-arguments.ts), and the callbacks below see the definition's names.
+ */
 export interface ToolArgument {
   readonly description?: string;
   readonly default?: unknown;
@@ -56,12 +76,6 @@ export interface Caller {
   readonly viewer?: Viewer;
 }
 
-export interface ToolFailure {
-  readonly code: string;
-  readonly message: string;
-  readonly details?: Readonly<Record<string, unknown>>;
-}
-
 export type ToolOutcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: ToolFailure };
@@ -70,7 +84,10 @@ export type ToolOutcome =
 export interface CheckedTool {
   readonly definition: ToolDefinition<unknown>;
   readonly name: string;
+  /** The arguments under their wire names (an alias, `taskId`, is accepted by `call` but not listed). */
   readonly inputSchema: z.ZodObject;
+  /** Earlier spellings the tool accepts -> the argument's wire name (`taskId` -> `task_id`). */
+  readonly aliases: ReadonlyMap<string, string>;
   /** The scope a caller needs: the highest any root field of its operations needs. */
   readonly scope: Scope;
   /** The scope each call needs: without selecting arguments, and with each that needs another. */
@@ -124,36 +141,29 @@ export function compileTools(
       get scopes() {
         return check().tool.scopes;
       },
+      get aliases() {
+        return check().tool.aliases;
+      },
       async call(raw, caller) {
-        const { tool, operations, variableNames } = check();
-        const parsed = tool.inputSchema.safeParse(raw ?? {});
+        const checked = check();
+        const resolved = resolveAliases(raw ?? {}, checked.names);
+        if (!resolved.ok) return { ok: false, error: argumentClash(resolved.field, resolved.message) };
+        const parsed = checked.tool.inputSchema.safeParse(resolved.value);
         if (!parsed.success) return { ok: false, error: invalidArguments(parsed.error) };
-        const args = parsed.data as ToolArgs;
+        const args = definitionArguments(parsed.data, checked.names) as ToolArgs;
+        const choose = (a: ToolArgs) => definition.operationName?.(a) ?? checked.defaultOperation;
         const result = await runner.run({
           document: definition.document,
-          // An anonymous single operation runs without a name.
-          operationName:
-            definition.operationName?.(args) ?? (operations[0]?.startsWith('#') ? undefined : operations[0]),
-          variables: definition.variables?.(args) ?? pick(args, variableNames),
+          operationName: choose(args),
+          variables: definition.variables?.(args) ?? pick(args, checked.variableNames),
           request: caller.request,
           viewer: caller.viewer,
         });
         const first = result.errors?.[0];
         if (first || !result.data) {
-          // `http` and `unexpected` are Yoga's own markers, not particulars of the failure.
-          const {
-            code,
-            http: _http,
-            unexpected: _unexpected,
-            ...details
-          } = (first?.extensions ?? {}) as Record<string, unknown>;
           return {
             ok: false,
-            error: {
-              code: typeof code === 'string' ? code : 'INTERNAL',
-              message: first?.message ?? 'the operation returned no data',
-              ...(Object.keys(details).length ? { details } : {}),
-            },
+            error: operationFailure(first, checked.naming, checked.tool.scopes, parsed.data),
           };
         }
         return { ok: true, value: definition.result(result.data as never, args) };
@@ -164,9 +174,11 @@ export function compileTools(
 
 interface Checked {
   readonly tool: CheckedTool;
-  /** The document's operation names (`#n` for an anonymous one). */
-  readonly operations: readonly string[];
+  /** The operation run when the definition has no chooser (undefined: the anonymous one). */
+  readonly defaultOperation: string | undefined;
   readonly variableNames: readonly string[];
+  readonly names: ArgumentNames;
+  readonly naming: ErrorNaming;
 }
 
 function checkAll(schema: GraphQLSchema, definitions: readonly ToolDefinition<never>[]): Checked[] {
@@ -196,7 +208,44 @@ function checkTool(schema: GraphQLSchema, definition: ToolDefinition<never>): Ch
     throw new Error(`tool ${checked.name}: several operations and no operationName chooser`);
   }
   const variables = operationVariables(schema, document);
-  const overrides = checked.arguments ?? {};
+  const shape = argumentShape(checked, variables);
+  const names = argumentNames(checked.name, Object.keys(shape));
+  const renames = new Map(names.aliases);
+  // A field argument named otherwise than its variable (`quotes(assetClass: $asset_type)`) may be
+  // what a resolver's error names; names without capitals are left alone (`id` is too common a word).
+  for (const variable of variables.values()) {
+    const wire = wireName(variable.name);
+    const argument = variable.argument;
+    if (argument && argument !== wire && /[A-Z]/.test(argument) && !renames.has(argument)) {
+      renames.set(argument, wire);
+    }
+  }
+  const scopes = operationScopes(schema, document);
+  return {
+    tool: {
+      definition: checked,
+      name: checked.name,
+      inputSchema: z.strictObject(
+        Object.fromEntries(Object.entries(shape).map(([name, field]) => [wireName(name), field])),
+      ),
+      aliases: names.aliases,
+      scope: SCOPES[Math.max(0, ...[...scopes.values()].map((scope) => SCOPES.indexOf(scope)))]!,
+      scopes: toolScopes(schema, checked, shape, wireName),
+    },
+    // An anonymous single operation runs without a name.
+    defaultOperation: operations[0]?.startsWith('#') ? undefined : operations[0],
+    variableNames: [...variables.keys()],
+    names,
+    naming: { tool: checked.name, renames, rootFields: rootFieldsOf(document) },
+  };
+}
+
+/** The arguments' schemas under the definition's names: the variables, then arguments of its own. */
+function argumentShape(
+  definition: ToolDefinition<unknown>,
+  variables: ReturnType<typeof operationVariables>,
+): Record<string, z.ZodType> {
+  const overrides = definition.arguments ?? {};
   const shape: Record<string, z.ZodType> = {};
   for (const variable of variables.values()) {
     const override = overrides[variable.name] ?? {};
@@ -211,48 +260,23 @@ function checkTool(schema: GraphQLSchema, definition: ToolDefinition<never>): Ch
   for (const [name, override] of Object.entries(overrides)) {
     if (variables.has(name)) continue;
     if (!override.schema)
-      throw new Error(`tool ${checked.name}: argument ${name} is no variable and has no schema`);
+      throw new Error(`tool ${definition.name}: argument ${name} is no variable and has no schema`);
     let field = override.schema;
     if (override.description) field = field.describe(override.description);
     if (override.default !== undefined) field = field.default(override.default as never);
     shape[name] = field;
   }
-  return {
-    tool: {
-      definition: checked,
-      name: checked.name,
-      inputSchema: z.strictObject(shape),
-      scope: scopeOfDocument(schema, document),
-      scopes: toolScopes(schema, checked, shape),
-    },
-    operations,
-    variableNames: [...variables.keys()],
-  };
+  return shape;
 }
 
-/** The highest scope any root field of any operation in the document needs. */
-function scopeOfDocument(schema: GraphQLSchema, document: DocumentNode): Scope {
-  let rank = 0;
+/** The root fields of every operation: what refusals of a whole operation name. */
+function rootFieldsOf(document: DocumentNode): Set<string> {
+  const fields = new Set<string>();
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    const root = schema.getRootType(definition.operation);
-    if (!root) continue;
-    for (const name of rootFieldNames(document, definition.selectionSet)) {
-      if (name.startsWith('__')) continue;
-      rank = Math.max(rank, SCOPES.indexOf(scopeOfField(root, name, definition.operation)));
-    }
+    for (const name of rootFieldNames(document, definition.selectionSet)) fields.add(name);
   }
-  return SCOPES[rank]!;
-}
-
-/** Every problem with its argument path, in one message; the list in `details.issues`. */
-export function invalidArguments(error: z.ZodError): ToolFailure {
-  const issues = error.issues.map((i) => ({ field: i.path.join('.') || '(arguments)', message: i.message }));
-  return {
-    code: 'INVALID_ARGUMENTS',
-    message: issues.map((i) => `${i.field}: ${i.message}`).join('; '),
-    details: { issues, ...(issues[0] ? { field: issues[0].field } : {}) },
-  };
+  return fields;
 }
 
 function pick(args: ToolArgs, names: readonly string[]): Record<string, unknown> {
