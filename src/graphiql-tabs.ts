@@ -14,9 +14,13 @@ export const GRAPHIQL_TABS: readonly GraphiqlTab[] = [
 # Where the server requires API keys, put yours in Headers.
 query Quote {
   quote(symbol: "AAPL") {
-    id
-    symbol
-    assetClass
+    requested
+    instrument {
+      id
+      symbol
+      name
+      assetClass
+    }
     quote {
       price
       currency

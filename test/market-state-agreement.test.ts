@@ -127,3 +127,43 @@ describe('the same market state and change on every surface at one instant', () 
     expect(plain.market_state).toBe('closed');
   });
 });
+
+describe('quote and quotes answer the same shape', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ overrides: { clock: new ManualClock(Date.parse('2025-06-11T15:00:00Z')) } });
+  });
+  afterAll(async () => t?.close());
+
+  it('one selection reads either: requested, instrument, quote and lineage', async () => {
+    const selection = `requested instrument { id symbol name exchange assetClass market }
+      quote { ${QUOTE_FIELDS} } lineage { used simulated asOf }`;
+    const one = await graphql<Json>(t.app, `{ quote(symbol: "aapl") { ${selection} } }`);
+    const many = await graphql<Json>(t.app, `{ quotes(symbols: ["aapl"]) { ${selection} error { code } } }`);
+    expect(one.body.errors).toBeUndefined();
+    expect(many.body.errors).toBeUndefined();
+    const { error, ...batched } = many.body.data.quotes[0];
+    expect(error).toBeNull();
+    expect(one.body.data.quote).toEqual(batched);
+    expect(batched).toMatchObject({
+      requested: 'aapl',
+      instrument: { id: 'equity:US:AAPL', symbol: 'AAPL', name: 'Apple Inc.', assetClass: 'EQUITY' },
+      quote: { id: 'equity:US:AAPL', marketState: 'REGULAR' },
+      lineage: { simulated: true },
+    });
+  });
+
+  it("keeps quote's former fields for existing clients, marked deprecated", async () => {
+    const r = await graphql<Json>(t.app, '{ quote(symbol: "AAPL") { id symbol assetClass } }');
+    expect(r.body.data.quote).toEqual({ id: 'equity:US:AAPL', symbol: 'AAPL', assetClass: 'EQUITY' });
+    const fields = await graphql<Json>(
+      t.app,
+      '{ __type(name: "SourcedQuote") { fields(includeDeprecated: true) { name isDeprecated } } }',
+    );
+    const deprecated = fields.body.data.__type.fields
+      .filter((f: Json) => f.isDeprecated)
+      .map((f: Json) => f.name);
+    expect(deprecated.sort()).toEqual(['assetClass', 'symbol']);
+  });
+});

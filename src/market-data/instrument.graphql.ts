@@ -4,10 +4,12 @@ import type { Lineage } from './arbitration/lineage.ts';
 import { instrumentKey } from './instruments.ts';
 import { MAX_SYMBOLS_PER_REQUEST } from './limits.ts';
 import {
+  type AnsweredQuote,
   type BatchQuote,
   findInstruments,
   type InstrumentInfo,
   quoteBatch,
+  quoteOne,
   type SymbolFailure,
 } from './lookup.service.ts';
 import { marketDataDeps } from './market-data.deps.ts';
@@ -15,8 +17,9 @@ import { AssetClassEnum, LineageRef, MARKET_ARGUMENT, QuoteRef, quoteOf } from '
 import { DEFAULT_SEARCH_RESULTS, MAX_QUERY_LENGTH, MAX_SEARCH_RESULTS } from './search/instrument-search.ts';
 
 /**
- * Instruments as entities, the instrument search and the batch quote: what a user needs to find a
- * symbol and price a watchlist in one round trip.
+ * Instruments as entities, the instrument search, and the quotes: `quote` (one symbol) and `quotes`
+ * (a watchlist in one round trip) answer the same shape, `requested`, `instrument`, `quote` and
+ * `lineage` (and a batch's per-symbol `error`), so one selection reads either.
  */
 
 export const InstrumentRef = builder.objectRef<InstrumentInfo>('Instrument').implement({
@@ -131,6 +134,73 @@ const QuoteResultRef = builder.objectRef<BatchQuote>('QuoteResult').implement({
     }),
   }),
 });
+
+const INSTRUMENT_FIELDS = 'Use `instrument { symbol assetClass }`, the shape `quotes` answers too.';
+
+const SourcedQuoteRef = builder.objectRef<AnsweredQuote>('SourcedQuote').implement({
+  description:
+    'The arbitrated latest quote of an instrument with its lineage: the same fields as each `QuoteResult` ' +
+    'of `quotes` (`requested`, `instrument`, `quote`, `lineage`). Entity: id is the instrument key.',
+  fields: (t) => ({
+    id: t.id({
+      description: 'Stable id: the instrument key (asset class, market code of a listing, canonical symbol).',
+      resolve: (s) => instrumentKey(s.instrument.instrument),
+    }),
+    requested: t.exposeString('requested', { description: 'The symbol as it was written in `symbol`.' }),
+    instrument: t.field({
+      type: InstrumentRef,
+      description: 'The instrument the symbol was read as, with its name and exchange where known.',
+      resolve: (s) => s.instrument,
+    }),
+    quote: t.field({
+      type: QuoteRef,
+      description: 'The arbitrated latest quote.',
+      resolve: (s) => quoteOf(s.instrument.instrument, s.quote.value),
+    }),
+    lineage: t.field({
+      type: LineageRef,
+      description: 'Where the quote came from.',
+      resolve: (s) => s.quote.lineage,
+    }),
+    symbol: t.string({
+      description: 'Canonical symbol of the instrument.',
+      deprecationReason: INSTRUMENT_FIELDS,
+      resolve: (s) => s.instrument.instrument.symbol,
+    }),
+    assetClass: t.field({
+      type: AssetClassEnum,
+      description: 'What kind of instrument the symbol was read as.',
+      deprecationReason: INSTRUMENT_FIELDS,
+      resolve: (s) => s.instrument.instrument.assetClass,
+    }),
+  }),
+});
+
+builder.queryField('quote', (t) =>
+  t.field({
+    type: SourcedQuoteRef,
+    description:
+      'The arbitrated latest quote of any instrument (see searchBySymbol for the notations), in the shape ' +
+      'each result of `quotes` has.',
+    args: {
+      symbol: t.arg.string({
+        required: true,
+        description: 'AAPL, BRK.B, VOD.L, ^GSPC, EURUSD=X or EUR/USD, BTC/USDT, US10Y.',
+      }),
+      assetClass: t.arg({
+        type: AssetClassEnum,
+        description:
+          'Left out, a bare coin (BTC) is read as the coin against USDT, as the price streams read it; say EQUITY for a listed ticker of that name.',
+      }),
+      market: t.arg.string({ description: MARKET_ARGUMENT }),
+    },
+    resolve: (_root, args, ctx) =>
+      quoteOne(marketDataDeps(ctx).marketData, args.symbol, {
+        ...(args.assetClass ? { assetClass: args.assetClass } : {}),
+        ...(args.market ? { market: args.market } : {}),
+      }),
+  }),
+);
 
 builder.queryField('quotes', (t) =>
   t.field({

@@ -20,6 +20,14 @@ export interface SymbolFailure {
   readonly message: string;
 }
 
+/** One symbol's quote as `quote` and each symbol of `quotes` answer it: what was asked, what was read, the quote and its lineage. */
+export interface AnsweredQuote {
+  /** The symbol as the caller wrote it. */
+  readonly requested: string;
+  readonly instrument: InstrumentInfo;
+  readonly quote: Sourced<Quote>;
+}
+
 /** One symbol of a batch: a quote, or why there is none. */
 export interface BatchQuote {
   /** The symbol as the caller wrote it. */
@@ -38,6 +46,18 @@ export function knownName(marketData: MarketDataService, instrument: Instrument)
         (e) => e.instrument.symbol === instrument.symbol && e.instrument.assetClass === instrument.assetClass,
       )?.name ?? null
   );
+}
+
+/** The quote of one symbol, with the instrument it was read as (its name where known). */
+export async function quoteOne(
+  marketData: MarketDataService,
+  requested: string,
+  hint: ResolveHint = {},
+): Promise<AnsweredQuote> {
+  const instrument = resolveInstrument(requested, hint);
+  const quote = await marketData.quote(instrument);
+  const name = quote.value.name ?? knownName(marketData, instrument);
+  return { requested, instrument: { instrument, name, exchange: quote.value.exchange ?? null }, quote };
 }
 
 /**
@@ -63,14 +83,7 @@ export async function quoteBatch(
       let instrument: Instrument | undefined;
       try {
         instrument = resolveInstrument(requested, hint);
-        const quote = await marketData.quote(instrument);
-        const name = quote.value.name ?? knownName(marketData, instrument);
-        return {
-          requested,
-          instrument: { instrument, name, exchange: quote.value.exchange ?? null },
-          quote,
-          error: null,
-        };
+        return { ...(await quoteOne(marketData, requested, hint)), error: null };
       } catch (error) {
         if (!isAppError(error)) throw error;
         return {

@@ -7,7 +7,7 @@ import type { Lineage } from './arbitration/lineage.ts';
 import type { PriceTick } from './hub/price-hub.ts';
 import { resolveStreamable } from './hub/streamable.ts';
 import { tickStream } from './hub/tick-stream.ts';
-import { instrumentKey, resolveInstrument } from './instruments.ts';
+import { instrumentKey } from './instruments.ts';
 import { MAX_SYMBOLS_PER_REQUEST } from './limits.ts';
 import { marketDataDeps } from './market-data.deps.ts';
 import { MARKET_CODES } from './markets.ts';
@@ -160,7 +160,9 @@ export const QuoteRef = builder.objectRef<InstrumentQuote>('Quote').implement({
     marketState: t.field({
       type: MarketStateEnum,
       nullable: true,
-      description: 'Session the instrument was in at `asOf`; null when the provider does not say.',
+      description:
+        "The instrument's market when the quote was answered (pre-market, regular session, after hours, " +
+        'closed, or continuous for crypto): the same state the price streams show at that moment.',
       resolve: (q) => q.marketState ?? null,
     }),
   }),
@@ -187,35 +189,6 @@ export const BarRef = builder.objectRef<Bar>('Bar').implement({
     }),
   }),
 });
-
-const SourcedQuoteRef = builder
-  .objectRef<{ instrument: Instrument; quote: Quote; lineage: Lineage }>('SourcedQuote')
-  .implement({
-    description:
-      'The arbitrated latest quote of an instrument with its lineage. Entity: id is the instrument key.',
-    fields: (t) => ({
-      id: t.id({ description: `Stable id: ${INSTRUMENT_KEY}.`, resolve: (s) => instrumentKey(s.instrument) }),
-      symbol: t.string({
-        description: 'Canonical symbol of the instrument.',
-        resolve: (s) => s.instrument.symbol,
-      }),
-      assetClass: t.field({
-        type: AssetClassEnum,
-        description: 'What kind of instrument the symbol was read as.',
-        resolve: (s) => s.instrument.assetClass,
-      }),
-      quote: t.field({
-        type: QuoteRef,
-        description: 'The latest quote.',
-        resolve: (s) => quoteOf(s.instrument, s.quote),
-      }),
-      lineage: t.field({
-        type: LineageRef,
-        description: 'Where the quote came from.',
-        resolve: (s) => s.lineage,
-      }),
-    }),
-  });
 
 export const PriceTickRef = builder.objectRef<PriceTick>('PriceTick').implement({
   description:
@@ -252,33 +225,6 @@ export const PriceTickRef = builder.objectRef<PriceTick>('PriceTick').implement(
     live: t.exposeBoolean('live', { description: 'False when the price comes from the simulated market.' }),
   }),
 });
-
-builder.queryField('quote', (t) =>
-  t.field({
-    type: SourcedQuoteRef,
-    description: 'The arbitrated latest quote of any instrument (see searchBySymbol for the notations).',
-    args: {
-      symbol: t.arg.string({
-        required: true,
-        description: 'AAPL, BRK.B, VOD.L, ^GSPC, EURUSD=X or EUR/USD, BTC/USDT, US10Y.',
-      }),
-      assetClass: t.arg({
-        type: AssetClassEnum,
-        description:
-          'Left out, a bare coin (BTC) is read as the coin against USDT, as the price streams read it; say EQUITY for a listed ticker of that name.',
-      }),
-      market: t.arg.string({ description: MARKET_ARGUMENT }),
-    },
-    resolve: async (_root, args, ctx) => {
-      const instrument = resolveInstrument(args.symbol, {
-        ...(args.assetClass ? { assetClass: args.assetClass } : {}),
-        ...(args.market ? { market: args.market } : {}),
-      });
-      const { value, lineage } = await marketDataDeps(ctx).marketData.quote(instrument);
-      return { instrument, quote: value, lineage };
-    },
-  }),
-);
 
 builder.subscriptionField('prices', (t) =>
   t.field({

@@ -32,7 +32,7 @@ export interface PriceResource {
 const PRICE_QUERY = /* GraphQL */ `
   query PriceResource($symbol: String!) {
     quote(symbol: $symbol) {
-      symbol
+      instrument { symbol }
       quote { price change changePercent volume currency asOf }
       lineage { used simulated }
     }
@@ -40,7 +40,7 @@ const PRICE_QUERY = /* GraphQL */ `
 
 interface PriceData {
   readonly quote: {
-    readonly symbol: string;
+    readonly instrument: { readonly symbol: string };
     readonly quote: {
       readonly price: number;
       readonly change: number | null;
@@ -98,7 +98,7 @@ export function priceResource(deps: {
       const tick = latest.get(instrumentKey(instrument))?.tick;
       if (tick && tick.asOf.getTime() >= Date.parse(data.quote.asOf)) return fromTick(tick);
       return {
-        symbol: data.symbol,
+        symbol: data.instrument.symbol,
         price: data.quote.price,
         change: data.quote.change,
         change_percent: data.quote.changePercent,

@@ -61,11 +61,12 @@ export const QUOTES_QUERY = `query Quotes($symbols: [String!]!) {
 
 /** One symbol: checks it exists (adding to the watch list) and heads the symbol page. */
 export const QUOTE_QUERY = `query Quote($symbol: String!) {
-  quote(symbol: $symbol) { symbol lineage { used simulated asOf } quote { ${QUOTE_FIELDS} } }
+  quote(symbol: $symbol) { instrument { symbol name } lineage { used simulated asOf } quote { ${QUOTE_FIELDS} } }
 }`;
 
+/** `quote` answers the shape each result of `quotes` has. */
 export interface SourcedQuote {
-  readonly symbol: string;
+  readonly instrument: { readonly symbol: string; readonly name: string | null };
   readonly lineage: Lineage;
   readonly quote: Quote;
 }

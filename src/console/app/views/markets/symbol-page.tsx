@@ -50,7 +50,7 @@ export function SymbolPage({ symbol }: { symbol: string }) {
   );
 
   // Vigil spells the symbol its own way (btc is BTC/USDT): the address follows.
-  const canonical = quote.data?.quote.symbol;
+  const canonical = quote.data?.quote.instrument.symbol;
   useEffect(() => {
     if (canonical && canonical !== symbol) location.replace(href('markets', canonical));
   }, [canonical, symbol]);

@@ -52,9 +52,10 @@ function AddSymbol({ symbols }: { symbols: readonly string[] }) {
     try {
       // Vigil checks the symbol and spells it its own way (btc is BTC/USDT).
       const { quote } = await fetchQuery<{ quote: SourcedQuote }>(QUOTE_QUERY, { symbol: wanted });
-      if (symbols.includes(quote.symbol)) setError(`${quote.symbol} is already in your watch list.`);
+      const canonical = quote.instrument.symbol;
+      if (symbols.includes(canonical)) setError(`${canonical} is already in your watch list.`);
       else {
-        addSymbol(quote.symbol);
+        addSymbol(canonical);
         setText('');
         setError(undefined);
       }
