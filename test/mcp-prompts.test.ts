@@ -128,16 +128,32 @@ describe('MCP prompts and resources', () => {
 
   it('analyse-symbol: the calls it writes run as written, for a share and a crypto pair', async () => {
     const share = callsIn(await promptText(client, 'analyse-symbol', { symbol: 'aapl', window: '6M' }));
-    expect(share.map((c) => c.tool)).toEqual(['search-by-symbol', 'execute-fk-dsl']);
+    expect(share.map((c) => c.tool)).toEqual([
+      'search-by-symbol',
+      'search-instruments',
+      'get-price-history',
+      'execute-fk-dsl',
+    ]);
     expect(share[0]!.args).toEqual({ symbol: 'AAPL', depth: 'deep' });
-    expect(share[1]!.args.query).toMatch(/^EVALUATE "AAPL": .*VOLATILITY\(6m\)/);
+    // Six FK-DSL months are 180 days of history: the lookback reads `6m` as six minutes.
+    expect(share[2]!.args).toEqual({ symbol: 'AAPL', interval: '1d', lookback: '180d' });
+    expect(share[3]!.args.query).toMatch(/^EVALUATE "AAPL": .*VOLATILITY\(6m\)/);
     expect(await call(client, share[0]!.tool, share[0]!.args)).toMatchObject({ symbol: 'AAPL' });
-    expectCompleted(await call(client, share[1]!.tool, share[1]!.args));
+    const found = await call(client, share[1]!.tool, share[1]!.args);
+    expect(found.instruments.map((i: Json) => i.symbol)).toContain('AAPL');
+    const history = await call(client, share[2]!.tool, share[2]!.args);
+    expect(history.bars.length).toBeGreaterThan(50);
+    expectCompleted(await call(client, share[3]!.tool, share[3]!.args));
 
     const coin = callsIn(await promptText(client, 'analyse-symbol', { symbol: 'BTC/USDT' }));
-    expect(coin.map((c) => c.tool)).toEqual(['search-by-coin', 'execute-fk-dsl']);
-    for (const { tool, args } of coin.slice(0, 1)) await call(client, tool, args);
-    expectCompleted(await call(client, coin[1]!.tool, coin[1]!.args));
+    expect(coin.map((c) => c.tool)).toEqual([
+      'search-by-coin',
+      'search-instruments',
+      'get-price-history',
+      'execute-fk-dsl',
+    ]);
+    for (const { tool, args } of coin.slice(0, 3)) await call(client, tool, args);
+    expectCompleted(await call(client, coin[3]!.tool, coin[3]!.args));
   });
 
   it('answers a missing or refused argument with -32602 naming it', async () => {
@@ -213,9 +229,23 @@ describe('MCP prompts and resources', () => {
       expect(calls[0]!.args.query).toMatch(/^SCAN \["AAPL", "MSFT", "BTC\/USDT"\] WHERE .* LIMIT 5$/);
       expectCompleted(await call(client, 'execute-fk-dsl', calls[0]!.args));
     }
-    const [byDefault] = callsIn(await promptText(client, 'scan-market', {}));
-    expect(byDefault!.args.query).toBe('SCAN US WHERE RSI < 30 ORDER BY RSI ASC LIMIT 10');
-    expectCompleted(await call(client, 'execute-fk-dsl', byDefault!.args));
+    const text = await promptText(client, 'scan-market', {});
+    const byDefault = callsIn(text);
+    expect(byDefault.map((c) => c.tool)).toEqual(['list-universes', 'execute-fk-dsl']);
+    const universes = await call(client, 'list-universes', byDefault[0]!.args);
+    expect(universes.scan_universes.map((u: Json) => u.name)).toContain('US');
+    const scan = byDefault[1]!.args;
+    expect(scan.query).toBe('SCAN US WHERE RSI < 30 ORDER BY RSI ASC LIMIT 10');
+    expectCompleted(await call(client, 'execute-fk-dsl', scan));
+    // The way out the prompt gives for a slow scan: a task, polled with the task_id it answers.
+    expect(text).toMatch(/`get-task-status` with the `task_id`/);
+    const task = await call(client, 'execute-fk-dsl', { ...scan, async: true });
+    let status = await call(client, 'get-task-status', { task_id: task.task_id });
+    for (let i = 0; i < 100 && status.status !== 'completed' && status.status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = await call(client, 'get-task-status', { task_id: task.task_id });
+    }
+    expectCompleted(status);
   });
 
   it('lists vigil://events and the watched symbols’ prices as resources, each readable', async () => {

@@ -90,17 +90,23 @@ export const scanMarketPrompt = definePrompt({
       .optional()
       .describe('How many matches to keep, 1 to 50 (default 10)'),
   },
-  tools: ['execute-fk-dsl', 'search-by-symbol', 'search-by-coin'],
+  tools: ['list-universes', 'execute-fk-dsl', 'get-task-status', 'search-by-symbol', 'search-by-coin'],
   text: ({ universe = 'US', criteria = 'oversold', limit = 10 }) => {
     const { where, order, says } = SCAN_CRITERIA[criteria];
     const query = `SCAN ${universe} WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
+    const named = !universe.startsWith('[');
     return [
       `Scan ${universe} for instruments ${says} (${criteria}) with Vigil's tools, in this order:`,
       '',
-      `1. ${toolCall('execute-fk-dsl', { query })}: the matching rows, best first, each metric with its ` +
+      named
+        ? `1. ${toolCall('list-universes', {})}: how many instruments ${universe} holds, and which.`
+        : '1. The universe is the list given: no need to look it up.',
+      `2. ${toolCall('execute-fk-dsl', { query })}: the matching rows, best first, each metric with its ` +
         'value and unit, and `skipped`: the instruments left out and why (missing data is never guessed). ' +
-        'A refusal names its limit (cost, symbols): narrow the universe or lower the limit and run it again.',
-      '2. For the first few matches (at most 5), `search-by-symbol` (crypto pairs: `search-by-coin`) with ' +
+        'A refusal names its limit (cost, symbols): narrow the universe or lower the limit and run it again. ' +
+        'If it answers FKDSL_DEADLINE_EXCEEDED, run it with `"async": true` and poll ' +
+        '`get-task-status` with the `task_id` it answers until the status is completed.',
+      '3. For the first few matches (at most 5), `search-by-symbol` (crypto pairs: `search-by-coin`) with ' +
         'depth "standard": name, latest quote, key statistics and where each value came from.',
       '',
       'Then answer with a table of the matches (symbol, name, the metrics the scan used, latest price and ' +

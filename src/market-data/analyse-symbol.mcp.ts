@@ -57,9 +57,19 @@ const windowArgument = z
   .describe('Window of the risk and return figures: 30d, 12w, 6m, 1y (default 90d)');
 
 /**
+ * The window as get-price-history's lookback, which reads `m` as minutes: months become days (an
+ * FK-DSL month is 21 sessions, about 30 calendar days).
+ */
+function lookbackOf(window: string): string {
+  const n = Number(window.slice(0, -1));
+  return window.endsWith('m') ? `${n * 30}d` : window;
+}
+
+/**
  * `analyse-symbol`: what an analyst asks first about one instrument, as tool calls. The data
- * tool gives the quote, statistics, technicals and the recent bars with their lineage; one
- * FK-DSL statement adds the risk and return figures over the window with their units.
+ * tool gives the quote, statistics, technicals and recent bars with their lineage; the price
+ * history gives the daily bars over the window; one FK-DSL statement adds the risk and return
+ * figures over the window with their units.
  */
 export const analyseSymbolPrompt = definePrompt({
   name: 'analyse-symbol',
@@ -67,7 +77,7 @@ export const analyseSymbolPrompt = definePrompt({
   description:
     'Steps and tool calls for an analysis of one instrument: quote, statistics, technicals, risk and return over a window.',
   arguments: { symbol: symbolPromptArgument, window: windowArgument },
-  tools: ['search-by-symbol', 'search-by-coin', 'execute-fk-dsl'],
+  tools: ['search-by-symbol', 'search-by-coin', 'search-instruments', 'get-price-history', 'execute-fk-dsl'],
   text: ({ symbol, window = '90d' }) => {
     const search = searchToolOf(symbol);
     const s = fkDslSymbol(symbol);
@@ -79,8 +89,12 @@ export const analyseSymbolPrompt = definePrompt({
       '',
       `1. ${toolCall(search, { symbol: symbol.written, depth: 'deep' })}: the name, the latest quote (\`cached\`), ` +
         'key statistics, technicals (RSI, moving averages, MACD, volatility, trend), the last 30 daily bars, and ' +
-        'where each value came from (`data_lineage`).',
-      `2. ${toolCall('execute-fk-dsl', { query })}: price change, volatility, drawdown and Sharpe ratio over ` +
+        'where each value came from (`data_lineage`). If it answers UNKNOWN_SYMBOL, ' +
+        `${toolCall('search-instruments', { query: symbol.written })} finds what was meant: ask which one.`,
+      `2. ${toolCall('get-price-history', { symbol: symbol.written, interval: '1d', lookback: lookbackOf(window) })}: ` +
+        'the daily bars over the window (oldest first; pass `next_cursor` back as `after` for the next page), ' +
+        'for the range, the largest moves and the volume behind them.',
+      `3. ${toolCall('execute-fk-dsl', { query })}: price change, volatility, drawdown and Sharpe ratio over ` +
         `${window}, beta, and the indicators, each with its unit, window and as_of. Percent figures are in ` +
         'percent. A metric whose value is null has an `error` saying why; a window the query refuses names ' +
         'its limit: run it again with a longer window.',
