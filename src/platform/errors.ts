@@ -74,6 +74,24 @@ export const PLATFORM_ERRORS = {
       "The thing asked for does not exist (or belongs to another caller: other callers' ids are never confirmed).",
   },
   UNKNOWN_TOOL: { status: 404, description: 'No tool has this name.', mcp: 'protocol_error' },
+  UNKNOWN_PROMPT: {
+    status: 404,
+    description:
+      'MCP `prompts/get` of a name no prompt has (a JSON-RPC -32602 error whose message lists the prompts).',
+    mcp: 'protocol_error',
+  },
+  BATCH_TOO_LARGE: {
+    status: 413,
+    description:
+      "A request of an MCP JSON-RPC batch left unrun because the batch's answers reached `MCP_BATCH_MAX_BYTES` (a JSON-RPC -32000 error in its place); send it again alone or in a smaller batch.",
+    mcp: 'protocol_error',
+  },
+  DUPLICATE_REQUEST_ID: {
+    status: 409,
+    description:
+      'An MCP JSON-RPC request whose id is already used by a request in flight on the same session (a JSON-RPC -32600 error at once); give each request its own id.',
+    mcp: 'protocol_error',
+  },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but not with this HTTP method.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is over the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request body must be JSON.' },
