@@ -39,18 +39,18 @@ export interface ToolSurfaceInputs {
  * MCP over Streamable HTTP, the REST tool routes, the API docs, and the operational routes
  * (health, readiness, metrics, the index).
  */
-export function mountToolSurfaces({
-  deps,
-  modules,
-  tools,
-  runner,
-  errors,
-  routes,
-  upgrades,
-  state,
-}: ToolSurfaceInputs) {
-  const { logger, metrics, config } = deps;
-  // MCP over Streamable HTTP: the same tools, resources and prompts as the stdio entry (mcp-stdio.ts).
+export function mountToolSurfaces(inputs: ToolSurfaceInputs) {
+  const mounted = mountMcp(inputs);
+  // REST tool routes and API docs, generated from the tool list, the error table and the modules.
+  registerToolRoutes(inputs.routes, { tools: inputs.tools, errors: inputs.errors });
+  mountDocs(inputs);
+  mountOperational(inputs);
+  return mounted;
+}
+
+/** MCP over Streamable HTTP: the same tools, resources and prompts as the stdio entry (mcp-stdio.ts). */
+function mountMcp({ deps, modules, tools, runner, errors, routes }: ToolSurfaceInputs) {
+  const { logger, config } = deps;
   const mcpSubscriptions = { count: 0 };
   const prompts = promptsOf(modules);
   // Checked now, not when the first MCP request loads the SDK: a prompt naming a tool that is not
@@ -82,9 +82,11 @@ export function mountToolSurfaces({
     access: 'caller',
     refusal: mcp.refusal,
   });
+  return { mcp, mcpServer, mcpSubscriptions };
+}
 
-  // REST tool routes and API docs, generated from the tool list, the error table and the modules.
-  registerToolRoutes(routes, { tools, errors });
+/** `/openapi.json` and `/docs`, from the tools, the error table and the modules' routes and sockets. */
+function mountDocs({ deps, modules, tools, errors, routes }: ToolSurfaceInputs): void {
   registerDocsRoutes(routes, {
     version: deps.serverInfo.version,
     tools,
@@ -106,7 +108,11 @@ export function mountToolSurfaces({
       },
     ],
   });
+}
 
+/** Health, readiness, metrics, and `/`: the console for a browser, the index for everyone else. */
+function mountOperational({ deps, modules, tools, routes, upgrades, state }: ToolSurfaceInputs): void {
+  const { metrics, config } = deps;
   // Ready means every table the modules serve from exists, not only that the database answers.
   const servedTables = expectedTables(tablesOf(modules));
   // The console: its page at / for browsers, its files under /console/assets.
@@ -134,6 +140,4 @@ export function mountToolSurfaces({
       websockets: upgrades.list(),
     }),
   });
-
-  return { mcp, mcpServer, mcpSubscriptions };
 }
