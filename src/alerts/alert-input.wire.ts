@@ -27,7 +27,7 @@ import { type FieldIssue, InvalidAlertError } from './alerts.errors.ts';
 import { botTokenProblem } from './delivery/chat-endpoint.ts';
 import { headerProblem } from './delivery/webhook-headers.rules.ts';
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 const text = (max: number) =>
   z
@@ -70,7 +70,7 @@ export const alertIdSchema = z.string().regex(ID_PATTERN, {
   error: 'must be 1-64 letters, digits, _ . : - (starting with a letter or digit)',
 });
 
-const eventFilter = z
+export const eventFilterSchema = z
   .strictObject({
     event_types: list(z.enum(EVENT_TYPES, { error: `expected one of ${EVENT_TYPES.join(', ')}` })),
     severities: list(z.enum(SEVERITIES, { error: `expected one of ${SEVERITIES.join(', ')}` })),
@@ -82,7 +82,7 @@ const eventFilter = z
 const trigger = z.discriminatedUnion(
   'type',
   [
-    z.strictObject({ type: z.literal('watchdog_event'), event_filter: eventFilter }),
+    z.strictObject({ type: z.literal('watchdog_event'), event_filter: eventFilterSchema }),
     z.strictObject({
       type: z.literal('price_threshold'),
       symbol,

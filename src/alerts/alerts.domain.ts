@@ -17,6 +17,7 @@ import type { DeliveryRunner, RunResult } from './delivery/delivery.runner.ts';
 import { testSend } from './delivery/test-send.ts';
 import { fireJob } from './firing.jobs.ts';
 import type { AlertFiring } from './firing.ts';
+import { SilenceService } from './silence.service.ts';
 import type { ThresholdEvaluator } from './thresholds.ts';
 
 /** The watchdogs' event feed: the only thing alerts need of the watchdogs. Returns the unsubscribe. */
@@ -41,6 +42,7 @@ export interface AlertsDomainOptions {
 export class AlertsDomain {
   readonly #o: AlertsDomainOptions;
   #stop: (() => void) | undefined;
+  #silences: SilenceService | undefined;
 
   constructor(options: AlertsDomainOptions) {
     this.#o = options;
@@ -48,6 +50,12 @@ export class AlertsDomain {
 
   get store(): AlertService {
     return this.#o.store;
+  }
+
+  /** Silences (silence.service.ts): rows the firings read in their own transactions. */
+  get silences(): SilenceService {
+    this.#silences ??= new SilenceService({ db: this.#o.database.db, clock: this.#o.clock });
+    return this.#silences;
   }
 
   /**

@@ -7,13 +7,13 @@ export interface FieldIssue {
 
 /** The body does not fit the schema (422 on REST, `details.issues` lists every problem). */
 export class InvalidAlertError extends AppError {
-  constructor(issues: readonly FieldIssue[]) {
+  constructor(issues: readonly FieldIssue[], what: 'alert' | 'silence' = 'alert') {
     const first = issues[0];
     super(
       'INVALID_ARGUMENTS',
       first
-        ? `invalid alert: ${first.field}: ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`
-        : 'invalid alert',
+        ? `invalid ${what}: ${first.field}: ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`
+        : `invalid ${what}`,
       { issues, ...(first ? { field: first.field } : {}) },
     );
   }
@@ -26,6 +26,17 @@ export class TooManyAlertsError extends AppError {
       'TOO_MANY_ALERTS',
       `this owner has ${limit} alerts, the most it may have (ALERTS_MAX_PER_OWNER); delete one to create another`,
       { limit, setting: 'ALERTS_MAX_PER_OWNER' },
+    );
+  }
+}
+
+/** The owner has MAX_SILENCES_PER_OWNER silences that have not ended (429 on REST). */
+export class TooManySilencesError extends AppError {
+  constructor(limit: number) {
+    super(
+      'TOO_MANY_SILENCES',
+      `this owner has ${limit} silences that have not ended, the most it may have; expire or delete one to create another`,
+      { limit },
     );
   }
 }

@@ -10,6 +10,7 @@ import { alertsTools } from './alerts.tools.ts';
 import { DELIVERY_CONCURRENCY, deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
 import { fireJob } from './firing.jobs.ts';
 import { priceAlertPrompt } from './price-alert.mcp.ts';
+import * as silencesGraphql from './silences.graphql.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
 /**
@@ -20,7 +21,7 @@ import { priceAlertPrompt } from './price-alert.mcp.ts';
  */
 export const alertsModule = defineModule<AlertsDeps>({
   name: 'alerts',
-  graphql: [alertTypesGraphql, alertDeliveriesGraphql, alertInputsGraphql, alertsGraphql],
+  graphql: [alertTypesGraphql, alertDeliveriesGraphql, alertInputsGraphql, alertsGraphql, silencesGraphql],
   tables: [alertsTables],
   errors: {
     SECRETS_KEY_REQUIRED: {
@@ -32,6 +33,11 @@ export const alertsModule = defineModule<AlertsDeps>({
       status: 429,
       description:
         'The owner already has ALERTS_MAX_PER_OWNER alerts (`details.limit`, `details.setting`); delete one to create another.',
+    },
+    TOO_MANY_SILENCES: {
+      status: 429,
+      description:
+        'The owner already has 100 silences that have not ended (`details.limit`); expire or delete one to create another.',
     },
     SECRETS_UNREADABLE: {
       status: 500,

@@ -55,7 +55,7 @@ export const alerts = pgTable(
   ],
 );
 
-export type FiringStatus = 'fired' | 'cooldown' | 'rate_limited' | 'test';
+export type FiringStatus = 'fired' | 'cooldown' | 'rate_limited' | 'silenced' | 'test';
 
 /**
  * One row per (alert, event) that matched: the unique index is what makes an event fire an alert
@@ -73,11 +73,42 @@ export const alertFirings = pgTable(
     /** The event as delivered (the dashboard wire shape, see alert-event.wire.ts). */
     event: jsonb('event').$type<StoredAlertEvent>().notNull(),
     firedAt: timestamp('fired_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** A `silenced` firing: what silenced it, `silence:<id>` or `mute_window:<index>` (silences.ts). */
+    silencedBy: text('silenced_by'),
   },
   (t) => [
     uniqueIndex('alert_firings_once_idx').on(t.owner, t.alertId, t.eventId),
     index('alert_firings_alert_idx').on(t.owner, t.alertId, t.firedAt.desc()),
   ],
+);
+
+/** What a silence matches (silence.model.ts), as stored. */
+export interface StoredSilenceMatchers {
+  readonly event_types: string[];
+  readonly severities: string[];
+  readonly assets: string[];
+  readonly watchdogs: string[];
+  readonly alert_ids: string[];
+}
+
+/**
+ * Silences: from `starts_at` until `ends_at`, the firings of the owner's alerts that the matchers
+ * pass are recorded as `silenced` and deliver nothing. Read in the firing's transaction, so a
+ * silence holds on every instance and across restarts.
+ */
+export const alertSilences = pgTable(
+  'alert_silences',
+  {
+    owner: text('owner').notNull(),
+    id: text('id').notNull(),
+    matchers: jsonb('matchers').$type<StoredSilenceMatchers>().notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+    comment: text('comment').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.id] }), index('alert_silences_ends_idx').on(t.owner, t.endsAt)],
 );
 
 /**

@@ -145,6 +145,39 @@ export async function markFiringsHeld(
   }
 }
 
+/**
+ * Records the firings of `event` that a silence or mute window holds (`silencedBy` says which) as
+ * `silenced`: nothing is delivered and the alert's cooldown and rate bound are left as they were.
+ * The unique (alert, event) index keeps it once however many instances try; the inserted ones are
+ * answered.
+ */
+export async function insertSilencedFirings(
+  db: Executor,
+  held: ReadonlyArray<{ readonly alert: AlertKey; readonly silencedBy: string }>,
+  event: AlertEvent,
+  at: Date,
+): Promise<AlertKey[]> {
+  if (held.length === 0) return [];
+  const wire = alertEventWire(event);
+  const rows = await db
+    .insert(alertFirings)
+    .values(
+      held.map((h) => ({
+        id: randomUUID(),
+        owner: h.alert.owner,
+        alertId: h.alert.id,
+        eventId: event.id,
+        status: 'silenced' as const,
+        event: wire,
+        firedAt: at,
+        silencedBy: h.silencedBy,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ owner: alertFirings.owner, id: alertFirings.alertId });
+  return rows;
+}
+
 /** The firing of a test-send: its sample event, delivered whatever the alert's state. */
 export async function insertTestFiring(
   db: Executor,

@@ -7,6 +7,9 @@
  *      cooldown has passed and the alert is within ALERT_MAX_FIRINGS_PER_MINUTE; if not, the firing
  *      is kept as `cooldown` or `rate_limited` and nothing is delivered;
  *   3. the deliveries are stored, and one delivery job per delivery is enqueued.
+ * Before step 1, the owners' silences in force are read in the same transaction: an alert a
+ * silence matches (or inside one of its mute windows) has its firing recorded as `silenced`, with
+ * `silenced_by` naming which, and delivers nothing (silencing.ts).
  * The cooldown and the rate bound live in the alert's row, so they hold across restarts and instances.
  *
  * A watchdog event is fired by a job (firing.jobs.ts) sent in the transaction that stores the event
@@ -31,10 +34,13 @@ import {
   claimFirings,
   DEFAULT_MAX_FIRINGS_PER_MINUTE,
   type HeldStatus,
+  insertSilencedFirings,
   lockAlertRows,
   markFiringsHeld,
 } from './firing.repository.ts';
 import { matchesFilter } from './matcher.ts';
+import { activeSilences } from './silences.repository.ts';
+import { partitionSilenced } from './silencing.ts';
 
 /** A stored watchdog event: the event and when it was stored. */
 export type StoredWatchdogEvent = WatchdogDomainEvent & { readonly createdAt: Date };
@@ -51,7 +57,7 @@ export interface FiringOptions {
   readonly observer?: FiringObserver;
 }
 
-export type FireOutcome = 'fired' | HeldStatus | 'duplicate' | 'disabled';
+export type FireOutcome = 'fired' | HeldStatus | 'silenced' | 'duplicate' | 'disabled';
 
 export class AlertFiring {
   readonly #o: FiringOptions;
@@ -140,7 +146,15 @@ export class AlertFiring {
       // Steps 1-3 but the jobs: one statement (firing.repository.ts), once the alerts' rows are
       // locked in one order (firings of other events may be updating the same alerts).
       await lockAlertRows(tx, matched);
-      const claimed = await claimFirings(tx, matched, event, now, max);
+      // Silences are read here, in the firing's transaction: whichever instance fires, it sees them.
+      const { held, open } = partitionSilenced(
+        matched,
+        await activeSilences(tx, [...new Set(matched.map((a) => a.owner))], now),
+        event,
+        now,
+      );
+      for (const a of await insertSilencedFirings(tx, held, event, now)) outcomes.set(keyOf(a), 'silenced');
+      const claimed = open.length > 0 ? await claimFirings(tx, open, event, now, max) : [];
       await markFiringsHeld(
         tx,
         claimed.flatMap((c) => (c.status === 'fired' ? [] : [{ firingId: c.firingId, status: c.status }])),
@@ -166,7 +180,7 @@ export class AlertFiring {
   #count(outcomes: ReadonlyMap<string, FireOutcome>): void {
     const observer = this.#o.observer;
     if (!observer) return;
-    for (const outcome of ['fired', 'cooldown', 'rate_limited'] as const) {
+    for (const outcome of ['fired', 'cooldown', 'rate_limited', 'silenced'] as const) {
       const n = [...outcomes.values()].filter((o) => o === outcome).length;
       if (n > 0) observer.recorded(outcome, n);
     }
