@@ -6,6 +6,7 @@ const configs: DeliveryConfigs = {
   email: { smtpPort: 465, useTls: true, fromEmail: 'vigil@example.com', toEmails: ['ops@example.com'] },
   chat: { chatIds: ['42', '-100'] },
   webhook: { url: 'https://hooks.example.com/x', method: 'POST', headers: { 'X-Team': 'ops' } },
+  slack: {},
 };
 
 const triggers: AlertTrigger[] = [
@@ -42,6 +43,7 @@ describe('stored alert configuration', () => {
       },
       chat_config: { chat_ids: ['42', '-100'] },
       webhook_config: { url: 'https://hooks.example.com/x', method: 'POST', headers: { 'X-Team': 'ops' } },
+      slack_config: {},
     });
   });
 
@@ -50,7 +52,12 @@ describe('stored alert configuration', () => {
       const stored = JSON.parse(JSON.stringify(storedConfig(trigger, configs)));
       expect(configOfStored(stored)).toEqual({ trigger, ...configs });
     }
-    const none = { email: null, chat: null, webhook: null };
+    const none = { email: null, chat: null, webhook: null, slack: null };
     expect(configOfStored(storedConfig(triggers[0]!, none))).toEqual({ trigger: triggers[0], ...none });
+  });
+
+  it('reads a row stored before Slack delivery existed as having no Slack configuration', () => {
+    const { slack_config: _, ...old } = storedConfig(triggers[0]!, configs);
+    expect(configOfStored(old).slack).toBeNull();
   });
 });

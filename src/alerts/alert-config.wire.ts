@@ -11,6 +11,7 @@ import type {
   DeliveryConfigs,
   EmailConfig,
   PriceDirection,
+  SlackConfig,
   WebhookConfig,
   WebhookMethod,
 } from './alert.model.ts';
@@ -57,12 +58,17 @@ export interface WebhookConfigWire {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/** Empty: the webhook URL is a secret. */
+export type SlackConfigWire = Readonly<Record<string, never>>;
+
 /** What a client wrote, minus the secrets (kept sealed apart, see secrets.ts). */
 export interface StoredAlertConfig {
   readonly trigger: TriggerWire;
   readonly email_config: EmailConfigWire | null;
   readonly chat_config: ChatConfigWire | null;
   readonly webhook_config: WebhookConfigWire | null;
+  /** Absent on rows stored before Slack delivery existed. */
+  readonly slack_config?: SlackConfigWire | null;
 }
 
 export function triggerOfWire(trigger: TriggerWire): AlertTrigger {
@@ -176,6 +182,7 @@ export function storedConfig(trigger: AlertTrigger, configs: DeliveryConfigs): S
     email_config: configs.email && emailWire(configs.email),
     chat_config: configs.chat && chatWire(configs.chat),
     webhook_config: configs.webhook && webhookWire(configs.webhook),
+    slack_config: configs.slack && ({} satisfies SlackConfigWire),
   };
 }
 
@@ -185,5 +192,6 @@ export function configOfStored(stored: StoredAlertConfig): DeliveryConfigs & { t
     email: stored.email_config && emailOfWire(stored.email_config),
     chat: stored.chat_config && chatOfWire(stored.chat_config),
     webhook: stored.webhook_config && webhookOfWire(stored.webhook_config),
+    slack: stored.slack_config ? ({} satisfies SlackConfig) : null,
   };
 }

@@ -189,9 +189,31 @@ describe('parseAlertInput', () => {
       email: null,
       chat: null,
       webhook: { url: 'https://hooks.example.com/vigil', method: 'POST', headers: {} },
+      slack: null,
       cooldownSeconds: 60,
       secrets: {},
     });
+  });
+
+  it('reads a Slack webhook URL as a secret, and refuses one that is not an http(s) URL', () => {
+    const url = 'https://hooks.slack.com/services/T0/B0/xyz';
+    const alert = parseAlertInput({
+      ...minimal,
+      delivery_methods: ['slack'],
+      slack_config: { webhook_url: url },
+    });
+    expect(alert.slack).toEqual({});
+    expect(alert.secrets).toEqual({ slackWebhookUrl: url });
+    expect(() => parseAlertInput({ ...minimal, delivery_methods: ['slack'] })).toThrow(
+      /slack_config: is required for slack delivery/,
+    );
+    expect(() =>
+      parseAlertInput({
+        ...minimal,
+        delivery_methods: ['slack'],
+        slack_config: { webhook_url: 'ftp://x/y' },
+      }),
+    ).toThrow(/slack_config\.webhook_url/);
   });
 
   it('keeps optional settings absent, and tells a secret written, removed (null) and left out apart', () => {

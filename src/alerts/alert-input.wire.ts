@@ -149,6 +149,16 @@ export const webhookConfig = z.strictObject({
   signing_secret: secret,
 });
 
+/** The host is checked against the server's settings when the alert is written (hook-url.rules.ts). */
+const slackConfig = z.strictObject({
+  webhook_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(2_048)
+    .refine((url) => !carriesCredentials(url), { error: 'must not carry credentials' })
+    .nullable()
+    .optional(),
+});
+
 export const alertInputSchema = z
   .strictObject({
     alert_id: alertIdSchema,
@@ -164,6 +174,7 @@ export const alertInputSchema = z
     email_config: emailConfig.nullable().optional(),
     chat_config: chatConfig.nullable().optional(),
     webhook_config: webhookConfig.nullable().optional(),
+    slack_config: slackConfig.nullable().optional(),
     cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
   })
   .superRefine((alert, ctx) => {
@@ -201,6 +212,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
   const email = alert.email_config ?? null;
   const chat = alert.chat_config ?? null;
   const webhook = alert.webhook_config ?? null;
+  const slack = alert.slack_config ?? null;
   return {
     id: alert.alert_id,
     name: alert.name,
@@ -211,12 +223,14 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
     email: email && emailOfWire(email),
     chat: chat && chatOfWire(chat),
     webhook: webhook && webhookOfWire(webhook),
+    slack: slack && {},
     cooldownSeconds: alert.cooldown_seconds,
     secrets: secretChanges({
       smtpPassword: email?.smtp_password,
       botToken: chat?.bot_token,
       authToken: webhook?.auth_token,
       signingSecret: webhook?.signing_secret,
+      slackWebhookUrl: slack?.webhook_url,
     }),
   };
 }

@@ -128,6 +128,15 @@ const WebhookConfigInput = builder.inputType('AlertWebhookConfigInput', {
   }),
 });
 
+const SlackConfigInput = builder.inputType('AlertSlackConfigInput', {
+  description: 'Slack delivery: a Block Kit message to an incoming webhook.',
+  fields: (t) => ({
+    webhookUrl: t.string({
+      description: `Incoming webhook URL (https://hooks.slack.com/services/..., or a host ALERT_DELIVERY_ALLOWED_HOSTS lists), required unless one is stored. It carries a token. ${SECRET_RULE}`,
+    }),
+  }),
+});
+
 export const AlertInput = builder.inputType('AlertInput', {
   description:
     'A whole alert (create, or the full replacement on update). Secrets are write-only: on update, one left out keeps its stored value and null removes it.',
@@ -148,6 +157,7 @@ export const AlertInput = builder.inputType('AlertInput', {
     emailConfig: t.field({ type: EmailConfigInput, description: 'Required with EMAIL.' }),
     chatConfig: t.field({ type: ChatConfigInput, description: 'Required with CHAT.' }),
     webhookConfig: t.field({ type: WebhookConfigInput, description: 'Required with WEBHOOK.' }),
+    slackConfig: t.field({ type: SlackConfigInput, description: 'Required with SLACK.' }),
     cooldownSeconds: t.int({
       description: `Seconds after firing during which it does not fire again, 0 to ${MAX_COOLDOWN_SECONDS} (default ${DEFAULT_COOLDOWN_SECONDS}).`,
     }),

@@ -13,6 +13,7 @@ import {
   type EmailConfig,
   type EventFilter,
   hasSecret,
+  type SlackConfig,
   type TriggerType,
   type WebhookConfig,
 } from './alert.model.ts';
@@ -48,6 +49,7 @@ const METHOD_DESCRIPTIONS: Readonly<Record<DeliveryMethod, string>> = {
   email: 'An email over SMTP (`emailConfig`).',
   chat: 'A message through the chat bot API to each chat id (`chatConfig`).',
   webhook: 'An HTTP request with a JSON body to a URL (`webhookConfig`).',
+  slack: 'A Block Kit message to a Slack incoming webhook (`slackConfig`).',
 };
 
 export const AlertDeliveryMethodEnum = builder.enumType('AlertDeliveryMethod', {
@@ -232,6 +234,16 @@ const WebhookConfigRef = builder.objectRef<Configured<WebhookConfig>>('AlertWebh
   }),
 });
 
+const SlackConfigRef = builder.objectRef<Configured<SlackConfig>>('AlertSlackConfig').implement({
+  description: 'Slack delivery to an incoming webhook. Value object: not normalised.',
+  fields: (t) => ({
+    hasWebhookUrl: t.boolean({
+      description: 'Whether the webhook URL is stored (it carries a token: never returned).',
+      resolve: (c) => hasSecret(c.alert, 'slackWebhookUrl'),
+    }),
+  }),
+});
+
 /** Another owner's alert (only admins list those): its owner is shown, and its id qualified by it. */
 const foreignOwner = (alert: Alert, viewerId: string): string | null =>
   alert.owner === viewerId ? null : alert.owner;
@@ -275,6 +287,12 @@ export const AlertRef = builder.objectRef<Alert>('Alert').implement({
       nullable: true,
       description: 'Webhook settings; null when none are stored.',
       resolve: (a) => configured(a, a.webhook),
+    }),
+    slackConfig: t.field({
+      type: SlackConfigRef,
+      nullable: true,
+      description: 'Slack settings; null when none are stored.',
+      resolve: (a) => configured(a, a.slack),
     }),
     cooldownSeconds: t.exposeInt('cooldownSeconds', {
       description: 'Seconds after firing during which it does not fire again.',

@@ -6,7 +6,7 @@
  */
 import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
 
-export const DELIVERY_METHODS = ['email', 'chat', 'webhook'] as const;
+export const DELIVERY_METHODS = ['email', 'chat', 'webhook', 'slack'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
 export const TRIGGER_TYPES = [
@@ -95,8 +95,20 @@ export interface WebhookConfig {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * A Slack incoming webhook. Its URL is its credential (anyone holding it can post to the channel),
+ * so it is a secret (`slackWebhookUrl`): this configuration holds nothing else.
+ */
+export type SlackConfig = Readonly<Record<string, never>>;
+
 /** The write-only values of an alert: written, used to deliver, never answered. */
-export const SECRET_NAMES = ['smtpPassword', 'botToken', 'authToken', 'signingSecret'] as const;
+export const SECRET_NAMES = [
+  'smtpPassword',
+  'botToken',
+  'authToken',
+  'signingSecret',
+  'slackWebhookUrl',
+] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type AlertSecrets = { readonly [K in SecretName]?: string };
 
@@ -106,6 +118,7 @@ export const SECRET_METHOD: Readonly<Record<SecretName, DeliveryMethod>> = {
   botToken: 'chat',
   authToken: 'webhook',
   signingSecret: 'webhook',
+  slackWebhookUrl: 'slack',
 };
 
 /**
@@ -119,6 +132,7 @@ export interface DeliveryConfigs {
   readonly email: EmailConfig | null;
   readonly chat: ChatConfig | null;
   readonly webhook: WebhookConfig | null;
+  readonly slack: SlackConfig | null;
 }
 
 /** An alert as a client writes it (create, or the whole alert on replace). */

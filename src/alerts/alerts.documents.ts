@@ -14,6 +14,7 @@ export const ALERT_FIELDS =
   'emailConfig { smtpHost smtpPort smtpUser hasPassword useTls fromEmail toEmails } ' +
   'chatConfig { chatIds hasBotToken } ' +
   'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
+  'slackConfig { hasWebhookUrl } ' +
   'cooldownSeconds createdAt updatedAt lastTriggered triggerCount owner';
 
 export const ATTEMPT_FIELDS =
@@ -61,6 +62,7 @@ export interface AlertData {
     readonly hasAuthToken: boolean;
     readonly hasSigningSecret: boolean;
   } | null;
+  readonly slackConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly cooldownSeconds: number;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -95,12 +97,13 @@ export interface TestSendData {
 const ALERT_VARIABLES =
   '$name: String!, $description: String, $enabled: Boolean, $trigger: AlertTriggerInput!, ' +
   '$delivery_methods: [AlertDeliveryMethod!]!, $email_config: AlertEmailConfigInput, ' +
-  '$chat_config: AlertChatConfigInput, $webhook_config: AlertWebhookConfigInput, $cooldown_seconds: Int';
+  '$chat_config: AlertChatConfigInput, $webhook_config: AlertWebhookConfigInput, $slack_config: AlertSlackConfigInput, ' +
+  '$cooldown_seconds: Int';
 
 const ALERT_INPUT =
   'name: $name, description: $description, enabled: $enabled, trigger: $trigger, ' +
   'deliveryMethods: $delivery_methods, emailConfig: $email_config, chatConfig: $chat_config, ' +
-  'webhookConfig: $webhook_config, cooldownSeconds: $cooldown_seconds';
+  'webhookConfig: $webhook_config, slackConfig: $slack_config, cooldownSeconds: $cooldown_seconds';
 
 export const CREATE_ALERT = `mutation CreateAlert($alert_id: String!, ${ALERT_VARIABLES}) {
   createAlert(input: { alertId: $alert_id, ${ALERT_INPUT} }) { ${ALERT_FIELDS} }

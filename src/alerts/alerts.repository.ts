@@ -23,7 +23,7 @@ export interface AlertWrite {
 }
 
 export function alertOfRow(row: AlertRow): Alert {
-  const { trigger, email, chat, webhook } = configOfStored(row.config);
+  const { trigger, email, chat, webhook, slack } = configOfStored(row.config);
   return {
     owner: row.owner,
     id: row.id,
@@ -35,6 +35,7 @@ export function alertOfRow(row: AlertRow): Alert {
     email,
     chat,
     webhook,
+    slack,
     cooldownSeconds: row.cooldownSeconds,
     secrets: { names: secretNamesOf(row.secretFields), sealed: row.secrets },
     armed: row.armed,

@@ -54,6 +54,7 @@ export function alertInputOfWire(alert: Readonly<Json>): Json {
   if ('trigger' in alert) out.trigger = triggerInputOfWire(alert.trigger);
   if ('email_config' in alert) out.emailConfig = nested(alert.email_config, toCamel);
   if ('chat_config' in alert) out.chatConfig = nested(alert.chat_config, toCamel);
+  if ('slack_config' in alert) out.slackConfig = nested(alert.slack_config, toCamel);
   if ('webhook_config' in alert) {
     out.webhookConfig = nested(alert.webhook_config, toCamel, (o, from) => {
       if (isObject(from.headers))
@@ -97,6 +98,7 @@ export function wireOfAlertInput(input: Json): Json {
   }
   if ('emailConfig' in input) out.email_config = nested(input.emailConfig, toSnake);
   if ('chatConfig' in input) out.chat_config = nested(input.chatConfig, toSnake);
+  if ('slackConfig' in input) out.slack_config = nested(input.slackConfig, toSnake);
   if ('webhookConfig' in input) {
     out.webhook_config = nested(input.webhookConfig, toSnake, (w, from) => {
       if (Array.isArray(from.headers) && from.headers.every(isHeader)) w.headers = headerRecord(from.headers);
@@ -168,6 +170,7 @@ export interface AlertView {
     readonly has_auth_token: boolean;
     readonly has_signing_secret: boolean;
   } | null;
+  readonly slack_config: { readonly has_webhook_url: boolean } | null;
   readonly cooldown_seconds: number;
   readonly created_at: string;
   readonly updated_at: string;
@@ -179,7 +182,7 @@ export interface AlertView {
 
 /** An `Alert` as selected by ALERT_FIELDS, in the wire shape. */
 export function alertWire(alert: AlertData): AlertView {
-  const { emailConfig: email, chatConfig: chat, webhookConfig: webhook } = alert;
+  const { emailConfig: email, chatConfig: chat, webhookConfig: webhook, slackConfig: slack } = alert;
   return {
     alert_id: alert.alertId,
     name: alert.name,
@@ -204,6 +207,7 @@ export function alertWire(alert: AlertData): AlertView {
       has_auth_token: webhook.hasAuthToken,
       has_signing_secret: webhook.hasSigningSecret,
     },
+    slack_config: slack && { has_webhook_url: slack.hasWebhookUrl },
     cooldown_seconds: alert.cooldownSeconds,
     created_at: alert.createdAt,
     updated_at: alert.updatedAt,

@@ -21,6 +21,7 @@ export const SEALED_NAME: Readonly<Record<SecretName, string>> = {
   botToken: 'bot_token',
   authToken: 'auth_token',
   signingSecret: 'signing_secret',
+  slackWebhookUrl: 'slack_webhook_url',
 };
 
 /** The secrets a sealed value holds, as sealed. */
@@ -29,6 +30,7 @@ const sealedSchema = z.object({
   bot_token: z.string().optional(),
   auth_token: z.string().optional(),
   signing_secret: z.string().optional(),
+  slack_webhook_url: z.string().optional(),
 });
 
 /** The secrets named by a stored list of sealed names (unknown names are not ours: ignored). */
@@ -140,5 +142,6 @@ function secretsOfSealed(sealed: z.output<typeof sealedSchema>): AlertSecrets {
     ...(sealed.bot_token !== undefined ? { botToken: sealed.bot_token } : {}),
     ...(sealed.auth_token !== undefined ? { authToken: sealed.auth_token } : {}),
     ...(sealed.signing_secret !== undefined ? { signingSecret: sealed.signing_secret } : {}),
+    ...(sealed.slack_webhook_url !== undefined ? { slackWebhookUrl: sealed.slack_webhook_url } : {}),
   };
 }

@@ -13,7 +13,9 @@ import {
 import { sendChat } from './chat.ts';
 import type { AttemptOutcome, AttemptRequest, Deliverer } from './delivery.model.ts';
 import { sendEmail } from './email.ts';
+import { sendSlack } from './slack.ts';
 import { loginFields, type SmtpServerSettings, smtpLoginOf } from './smtp-credentials.rules.ts';
+import { SLACK_TARGET } from './targets.ts';
 import type { ChatTarget, DeliveryContext, EmailOptions, EmailTarget, WebhookTarget } from './types.ts';
 import { sendWebhook } from './webhook.ts';
 
@@ -107,6 +109,13 @@ async function send(
       const to = ownTargets(request, [webhook.target.url]);
       return 'missing' in to ? unconfigured(to.missing) : sendWebhook(webhook.target, ctx, settings.options);
     }
+    case 'slack': {
+      if (!alert.slack) return unconfigured('the alert has no slack_config');
+      const url = secrets.slackWebhookUrl;
+      if (!url) return unconfigured('no Slack webhook URL: set slack_config.webhook_url');
+      const to = ownTargets(request, [SLACK_TARGET]);
+      return 'missing' in to ? unconfigured(to.missing) : sendSlack({ url }, ctx, settings.options);
+    }
   }
 }
 
@@ -122,7 +131,12 @@ export function ownTargets(
 ): { readonly targets: string[] } | { readonly missing: string } {
   if (request.target === null) return { targets: [...current] };
   if (current.includes(request.target)) return { targets: [request.target] };
-  const what = { email: 'recipient', chat: 'chat id', webhook: 'webhook URL' }[request.method];
+  const what = {
+    email: 'recipient',
+    chat: 'chat id',
+    webhook: 'webhook URL',
+    slack: 'Slack webhook',
+  }[request.method];
   return {
     missing: `the ${what} is no longer one of the alert's targets (the alert changed after it fired)`,
   };

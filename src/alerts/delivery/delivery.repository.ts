@@ -21,11 +21,12 @@ import {
   type FiringStatus,
 } from '../alerts.sql.ts';
 import type { AttemptStatus, DeliveryAttempt } from './delivery.model.ts';
+import { SLACK_TARGET } from './targets.ts';
 
 /**
  * The delivery units of an alert that fired, as a lateral join over its row: `methods` is its
  * `delivery_methods`, `config` its stored `config`. Gives `unit(method, target)`: one row per chat
- * id, email recipient and webhook URL of each method (each once), or one with a null target for a
+ * id, email recipient, webhook URL and Slack webhook of each method (each once), or one with a null target for a
  * method without configuration (its delivery then fails, naming what is missing). targets.ts says
  * the same in TypeScript.
  */
@@ -40,6 +41,9 @@ export function deliveryUnitsSql(methods: SQL, config: SQL): SQL {
         select jsonb_array_elements_text(${config}->'email_config'->'to_emails') where um.method = 'email'
         union all
         select ${config}->'webhook_config'->>'url' where um.method = 'webhook'
+        union all
+        select ${SLACK_TARGET}::text
+          where um.method = 'slack' and jsonb_typeof(${config}->'slack_config') = 'object'
       ) as targets(target)
       where target is not null
     ) as ut on true

@@ -95,7 +95,8 @@ export function parseAllowedHosts(list: readonly string[]): AllowedHosts {
   return { hosts, blocks };
 }
 
-function allowsAddress(allowed: AllowedHosts, address: string): boolean {
+/** Whether an address lies in an allowed block. */
+export function allowsAddress(allowed: AllowedHosts, address: string): boolean {
   const parsed = parseIp(address);
   if (!parsed) return false;
   const forms = [parsed, unmapped(parsed)];

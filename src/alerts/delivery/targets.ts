@@ -13,7 +13,13 @@ export interface DeliveryUnit {
   readonly target: string | null;
 }
 
-type Configured = Pick<Alert, 'deliveryMethods' | 'email' | 'chat' | 'webhook'>;
+type Configured = Pick<Alert, 'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack'>;
+
+/**
+ * The one target of a Slack configuration, as recorded: its URL is a secret and must not be stored
+ * in clear with each delivery.
+ */
+export const SLACK_TARGET = 'slack webhook';
 
 /** The targets of one method, each once. */
 export function targetsOf(alert: Configured, method: DeliveryMethod): readonly string[] {
@@ -24,6 +30,8 @@ export function targetsOf(alert: Configured, method: DeliveryMethod): readonly s
       return [...new Set(alert.email?.toEmails ?? [])];
     case 'webhook':
       return alert.webhook ? [alert.webhook.url] : [];
+    case 'slack':
+      return alert.slack ? [SLACK_TARGET] : [];
   }
 }
 
@@ -61,5 +69,8 @@ export function destinationOf(alert: Alert, method: DeliveryMethod, target: stri
       return alert.secrets.names.includes('botToken')
         ? `chat ${alert.owner}/${alert.id}`
         : 'chat (server bot)';
+    case 'slack':
+      // Each incoming webhook is rate limited on its own (about one message a second).
+      return `slack ${alert.owner}/${alert.id}`;
   }
 }
