@@ -243,6 +243,7 @@ describe('tools/list and real calls through the SDK client', () => {
     await call('enable-alert', { alert_id: 'schema-1' });
     await call('test-alert', { alert_id: 'schema-1' });
     await call('get-alert-deliveries', { alert_id: 'schema-1' });
+    await call('redeliver-alert', { alert_id: 'schema-1' });
     await call('delete-alert', { alert_id: 'schema-1' });
 
     // Every tool answered (a new tool needs a call here), and the listed schema is not a pushover.

@@ -14,6 +14,7 @@ import { deliverJob } from './delivery/delivery.jobs.ts';
 import type { Deliverer, TestSendResult } from './delivery/delivery.model.ts';
 import { recoverDeliveries } from './delivery/delivery.recovery.ts';
 import type { DeliveryRunner, RunResult } from './delivery/delivery.runner.ts';
+import { type Redelivery, redeliver } from './delivery/redelivery.ts';
 import { testSend } from './delivery/test-send.ts';
 import { fireJob } from './firing.jobs.ts';
 import type { AlertFiring } from './firing.ts';
@@ -119,5 +120,13 @@ export class AlertsDomain {
    */
   async testSend(principal: Principal, id: string): Promise<TestSendResult[]> {
     return testSend(this.#o, await this.#o.store.get(principal, id));
+  }
+
+  /**
+   * Puts the caller's alert's failed delivery `deliveryId` back in the queue (or every failed one):
+   * new attempts of the same deliveries, through the same runner (see redelivery.ts).
+   */
+  async redeliver(principal: Principal, id: string, deliveryId?: string): Promise<Redelivery> {
+    return redeliver(this.#o, await this.#o.store.get(principal, id), deliveryId);
   }
 }

@@ -1,6 +1,7 @@
 import { defineModule } from '../platform/module.ts';
 import * as alertDeliveriesGraphql from './alert-deliveries.graphql.ts';
 import * as alertInputsGraphql from './alert-inputs.graphql.ts';
+import * as alertRedeliveryGraphql from './alert-redelivery.graphql.ts';
 import * as alertTypesGraphql from './alert-types.graphql.ts';
 import type { AlertsDeps } from './alerts.deps.ts';
 import * as alertsGraphql from './alerts.graphql.ts';
@@ -21,7 +22,14 @@ import * as silencesGraphql from './silences.graphql.ts';
  */
 export const alertsModule = defineModule<AlertsDeps>({
   name: 'alerts',
-  graphql: [alertTypesGraphql, alertDeliveriesGraphql, alertInputsGraphql, alertsGraphql, silencesGraphql],
+  graphql: [
+    alertTypesGraphql,
+    alertDeliveriesGraphql,
+    alertInputsGraphql,
+    alertsGraphql,
+    alertRedeliveryGraphql,
+    silencesGraphql,
+  ],
   tables: [alertsTables],
   errors: {
     SECRETS_KEY_REQUIRED: {

@@ -5,6 +5,7 @@ import { errorResponse, json } from '../platform/http/responses.ts';
 import type { HostInfo, ModuleRoute } from '../platform/module.ts';
 import { type RouteOperation, runRouteOperation } from '../platform/rest/operation-route.ts';
 import { checkedWireAlert } from './alert-input.wire.ts';
+import { REDELIVER_ALERT, type RedeliveryData, redeliveryWire } from './alert-redelivery.wire.ts';
 import {
   ALERT_DELIVERIES,
   type AlertData,
@@ -157,6 +158,27 @@ const deliveries = operationRoute<{ alertDeliveries: AttemptData[] }>(
   (data) => json(data.alertDeliveries.map(attemptWire)),
 );
 
+/** The body is optional: `{"delivery_id": ...}` for one delivery, nothing (or `{}`) for every failed one. */
+const redeliver = operationRoute<RedeliveryData>(
+  REDELIVER_ALERT,
+  async (request, context) => {
+    const read = await readJsonObject(request, { limitBytes: DEFAULT_BODY_LIMIT_BYTES, emptyAsObject: true });
+    if (!read.ok) throw new AppError(read.failure.code, read.failure.message, read.failure.details);
+    const { delivery_id, ...rest } = read.value;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0)
+      throw new ValidationError(unknown[0] ?? '', 'is not a field of a redelivery (delivery_id)');
+    if (
+      delivery_id !== undefined &&
+      delivery_id !== null &&
+      (typeof delivery_id !== 'string' || delivery_id === '')
+    )
+      throw new ValidationError('delivery_id', 'must be a delivery id (a non-empty string)');
+    return { ...pathId(context), ...(typeof delivery_id === 'string' ? { delivery_id } : {}) };
+  },
+  (data) => json(redeliveryWire(data)),
+);
+
 export function alertsRoutes<Deps>(): ModuleRoute<Deps>[] {
   const route = (
     methods: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -216,6 +238,12 @@ export function alertsRoutes<Deps>(): ModuleRoute<Deps>[] {
       `${one}/deliveries`,
       deliveries,
       `Delivery attempts, newest first, each with its target and event (?limit=1..${MAX_DELIVERY_LIMIT}, default 100).`,
+    ),
+    route(
+      'POST',
+      `${one}/redeliver`,
+      redeliver,
+      'Redeliver failed deliveries (body optional: {"delivery_id"} for one, else every failed one): {alert_id, redelivered:[{delivery_id, method, target, attempts}], skipped:[... reason]}; 400 naming a delivery that is not failed, 404 for an unknown one.',
     ),
   ];
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolArgument, ToolDefinition } from '../platform/operations/tool.ts';
 import { DELIVERY_METHODS, TRIGGER_TYPES } from './alert.model.ts';
 import { alertIdSchema, alertInputSchema } from './alert-input.wire.ts';
+import { REDELIVER_ALERT, type RedeliveryData, redeliveryWire } from './alert-redelivery.wire.ts';
 import {
   ALERT_DELIVERIES,
   type AlertData,
@@ -236,6 +237,35 @@ const getAlertDeliveries: ToolDefinition<{ alertDeliveries: AttemptData[] }> = {
   annotations: { readOnlyHint: true },
 };
 
+const redeliveredSchema = z.object({
+  delivery_id: z.string().describe('The same delivery id (X-Vigil-Delivery) as its earlier attempts'),
+  method: z.enum(DELIVERY_METHODS),
+  target: z.string().nullable(),
+  attempts: z.number().int().describe('Attempts made before this redelivery'),
+});
+
+const redeliverAlert: ToolDefinition<RedeliveryData> = {
+  name: 'redeliver-alert',
+  title: 'Redeliver failed alert deliveries',
+  description:
+    'Puts failed deliveries of one of your alerts back in the queue: the one delivery_id names (from get-alert-deliveries), or every failed one. Each keeps its id and earlier attempts and gets ALERT_DELIVERY_MAX_ATTEMPTS more; one whose target was removed from the alert is skipped, saying why. A delivery_id that is not failed is refused naming its status.',
+  document: REDELIVER_ALERT,
+  arguments: {
+    alert_id: idArgument,
+    delivery_id: {
+      schema: z.string().min(1),
+      description: 'One delivery to redeliver; left out: every failed delivery of the alert',
+    },
+  },
+  result: (data) => redeliveryWire(data),
+  outputSchema: z.object({
+    alert_id: z.string(),
+    redelivered: z.array(redeliveredSchema),
+    skipped: z.array(redeliveredSchema.extend({ reason: z.string() })),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+};
+
 export const alertsTools: readonly ToolDefinition<never>[] = [
   createAlert,
   listAlerts,
@@ -245,4 +275,5 @@ export const alertsTools: readonly ToolDefinition<never>[] = [
   ...switches,
   testAlert,
   getAlertDeliveries,
+  redeliverAlert,
 ] as readonly ToolDefinition<never>[];

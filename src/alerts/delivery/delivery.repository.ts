@@ -21,6 +21,7 @@ import {
   type FiringStatus,
 } from '../alerts.sql.ts';
 import type { AttemptStatus, DeliveryAttempt } from './delivery.model.ts';
+import { roundStartSql } from './redelivery.repository.ts';
 import { SLACK_TARGET } from './targets.ts';
 
 /**
@@ -60,9 +61,11 @@ export interface ClaimedDelivery {
   readonly target: string | null;
   /** Attempts made before this one. */
   readonly attempts: number;
+  /** Attempts made before its current round (0 unless it was redelivered: redelivery.repository.ts). */
+  readonly roundStart: number;
   /** When it was taken (its claim; giving it back unattempted checks it is still this one). */
   readonly claimedAt: Date;
-  /** When it was stored (its firing). */
+  /** When it was stored (its firing), or put back by a redelivery. */
   readonly createdAt: Date;
   readonly firing: { readonly status: FiringStatus; readonly event: AlertEvent } | null;
   readonly alert: Alert | null;
@@ -102,6 +105,9 @@ export async function claimDeliveries(
         target: alertDeliveries.target,
         attempts: alertDeliveries.attempts,
         createdAt: alertDeliveries.createdAt,
+        roundStart: roundStartSql(sql`${alertDeliveries.id}`, sql`${alertDeliveries.createdAt}`).as(
+          'round_start',
+        ),
       }),
   );
   const rows = await db
@@ -113,6 +119,7 @@ export async function claimDeliveries(
       method: claimed.method,
       target: claimed.target,
       attempts: claimed.attempts,
+      roundStart: claimed.roundStart,
       createdAt: claimed.createdAt,
       firing: alertFirings,
       alert: alerts,
@@ -130,6 +137,7 @@ export async function claimDeliveries(
         method: r.method,
         target: r.target,
         attempts: r.attempts,
+        roundStart: Number(r.roundStart),
         claimedAt,
         createdAt: r.createdAt,
         firing: r.firing && { status: r.firing.status, event: alertEventOfStored(r.firing.event) },

@@ -213,7 +213,8 @@ export class DeliveryRunner {
     if (outcome === 'stopped') return { status: 'done', signal: 'none' };
     const signal = outcome.thrown ? 'none' : destinationSignal(claimed.method, outcome);
     const now = this.#o.clock.now();
-    const verdict = verdictOf(outcome, attempt, {
+    // A redelivered delivery's budget counts from its redelivery (its earlier attempts stay recorded).
+    const verdict = verdictOf(outcome, attempt - claimed.roundStart, {
       maxAttempts: this.#o.maxAttempts,
       now,
       random: this.#o.random,
