@@ -12,6 +12,8 @@ import { DELIVERY_CONCURRENCY, deliverJob, evaluateJob } from './delivery/delive
 import { fireJob } from './firing.jobs.ts';
 import { priceAlertPrompt } from './price-alert.mcp.ts';
 import * as silencesGraphql from './silences.graphql.ts';
+import { silencesRoutes } from './silences.routes.ts';
+import { silencesTools } from './silences.tools.ts';
 
 /** What the alerts module needs from the app (the composition root wires these). */
 /**
@@ -52,9 +54,9 @@ export const alertsModule = defineModule<AlertsDeps>({
       description: "An alert's stored secrets cannot be opened with this SECRETS_KEY (the key was changed).",
     },
   },
-  tools: alertsTools,
+  tools: [...alertsTools, ...silencesTools],
   prompts: [priceAlertPrompt],
-  routes: alertsRoutes(),
+  routes: [...alertsRoutes(), ...silencesRoutes()],
   jobs: [
     {
       job: fireJob,

@@ -41,6 +41,19 @@ const silenceInputSchema = z.strictObject({
 });
 
 export type SilenceInputWire = z.input<typeof silenceInputSchema>;
+export type CheckedSilenceWire = z.output<typeof silenceInputSchema>;
+/** The argument schemas of the silence tools (the REST body's fields). */
+export const silenceInputShape = silenceInputSchema.shape;
+
+/**
+ * A body's fields checked as the wire names them (INVALID_ARGUMENTS naming each), before it becomes
+ * GraphQL variables; the mutation checks it again, whole, with the times (silence.service.ts).
+ */
+export function checkedWireSilence(body: unknown): CheckedSilenceWire {
+  const parsed = silenceInputSchema.safeParse(body);
+  if (!parsed.success) throw new InvalidAlertError(issuesOf(parsed.error), 'silence');
+  return parsed.data;
+}
 
 /** A silence as written, read at `now`; InvalidAlertError names every bad field. */
 export function parseSilenceInput(body: unknown, now: Date): SilenceDefinition {
