@@ -7,6 +7,7 @@ const configs: DeliveryConfigs = {
   chat: { chatIds: ['42', '-100'] },
   webhook: { url: 'https://hooks.example.com/x', method: 'POST', headers: { 'X-Team': 'ops' } },
   slack: {},
+  discord: {},
 };
 
 const triggers: AlertTrigger[] = [
@@ -44,6 +45,7 @@ describe('stored alert configuration', () => {
       chat_config: { chat_ids: ['42', '-100'] },
       webhook_config: { url: 'https://hooks.example.com/x', method: 'POST', headers: { 'X-Team': 'ops' } },
       slack_config: {},
+      discord_config: {},
     });
   });
 
@@ -52,7 +54,7 @@ describe('stored alert configuration', () => {
       const stored = JSON.parse(JSON.stringify(storedConfig(trigger, configs)));
       expect(configOfStored(stored)).toEqual({ trigger, ...configs });
     }
-    const none = { email: null, chat: null, webhook: null, slack: null };
+    const none = { email: null, chat: null, webhook: null, slack: null, discord: null };
     expect(configOfStored(storedConfig(triggers[0]!, none))).toEqual({ trigger: triggers[0], ...none });
   });
 

@@ -9,6 +9,7 @@ import type {
   AlertTrigger,
   ChatConfig,
   DeliveryConfigs,
+  DiscordConfig,
   EmailConfig,
   PriceDirection,
   SlackConfig,
@@ -58,7 +59,7 @@ export interface WebhookConfigWire {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Empty: the webhook URL is a secret. */
+/** Empty: the webhook URL is a secret (Slack's and Discord's alike). */
 export type SlackConfigWire = Readonly<Record<string, never>>;
 
 /** What a client wrote, minus the secrets (kept sealed apart, see secrets.ts). */
@@ -69,6 +70,8 @@ export interface StoredAlertConfig {
   readonly webhook_config: WebhookConfigWire | null;
   /** Absent on rows stored before Slack delivery existed. */
   readonly slack_config?: SlackConfigWire | null;
+  /** Absent on rows stored before Discord delivery existed. */
+  readonly discord_config?: SlackConfigWire | null;
 }
 
 export function triggerOfWire(trigger: TriggerWire): AlertTrigger {
@@ -183,6 +186,7 @@ export function storedConfig(trigger: AlertTrigger, configs: DeliveryConfigs): S
     chat_config: configs.chat && chatWire(configs.chat),
     webhook_config: configs.webhook && webhookWire(configs.webhook),
     slack_config: configs.slack && ({} satisfies SlackConfigWire),
+    discord_config: configs.discord && ({} satisfies SlackConfigWire),
   };
 }
 
@@ -193,5 +197,6 @@ export function configOfStored(stored: StoredAlertConfig): DeliveryConfigs & { t
     chat: stored.chat_config && chatOfWire(stored.chat_config),
     webhook: stored.webhook_config && webhookOfWire(stored.webhook_config),
     slack: stored.slack_config ? ({} satisfies SlackConfig) : null,
+    discord: stored.discord_config ? ({} satisfies DiscordConfig) : null,
   };
 }

@@ -190,6 +190,7 @@ describe('parseAlertInput', () => {
       chat: null,
       webhook: { url: 'https://hooks.example.com/vigil', method: 'POST', headers: {} },
       slack: null,
+      discord: null,
       cooldownSeconds: 60,
       secrets: {},
     });

@@ -149,8 +149,11 @@ export const webhookConfig = z.strictObject({
   signing_secret: secret,
 });
 
-/** The host is checked against the server's settings when the alert is written (hook-url.rules.ts). */
-const slackConfig = z.strictObject({
+/**
+ * Slack's and Discord's: the URL alone. Its host is checked against the server's settings when the
+ * alert is written (hook-url.rules.ts).
+ */
+const hookConfig = z.strictObject({
   webhook_url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .max(2_048)
@@ -174,7 +177,8 @@ export const alertInputSchema = z
     email_config: emailConfig.nullable().optional(),
     chat_config: chatConfig.nullable().optional(),
     webhook_config: webhookConfig.nullable().optional(),
-    slack_config: slackConfig.nullable().optional(),
+    slack_config: hookConfig.nullable().optional(),
+    discord_config: hookConfig.nullable().optional(),
     cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
   })
   .superRefine((alert, ctx) => {
@@ -213,6 +217,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
   const chat = alert.chat_config ?? null;
   const webhook = alert.webhook_config ?? null;
   const slack = alert.slack_config ?? null;
+  const discord = alert.discord_config ?? null;
   return {
     id: alert.alert_id,
     name: alert.name,
@@ -224,6 +229,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
     chat: chat && chatOfWire(chat),
     webhook: webhook && webhookOfWire(webhook),
     slack: slack && {},
+    discord: discord && {},
     cooldownSeconds: alert.cooldown_seconds,
     secrets: secretChanges({
       smtpPassword: email?.smtp_password,
@@ -231,6 +237,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
       authToken: webhook?.auth_token,
       signingSecret: webhook?.signing_secret,
       slackWebhookUrl: slack?.webhook_url,
+      discordWebhookUrl: discord?.webhook_url,
     }),
   };
 }

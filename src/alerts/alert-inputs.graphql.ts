@@ -137,6 +137,15 @@ const SlackConfigInput = builder.inputType('AlertSlackConfigInput', {
   }),
 });
 
+const DiscordConfigInput = builder.inputType('AlertDiscordConfigInput', {
+  description: 'Discord delivery: an embed posted to a webhook.',
+  fields: (t) => ({
+    webhookUrl: t.string({
+      description: `Webhook URL (https://discord.com/api/webhooks/..., or a host ALERT_DELIVERY_ALLOWED_HOSTS lists), required unless one is stored. It carries a token. ${SECRET_RULE}`,
+    }),
+  }),
+});
+
 export const AlertInput = builder.inputType('AlertInput', {
   description:
     'A whole alert (create, or the full replacement on update). Secrets are write-only: on update, one left out keeps its stored value and null removes it.',
@@ -158,6 +167,7 @@ export const AlertInput = builder.inputType('AlertInput', {
     chatConfig: t.field({ type: ChatConfigInput, description: 'Required with CHAT.' }),
     webhookConfig: t.field({ type: WebhookConfigInput, description: 'Required with WEBHOOK.' }),
     slackConfig: t.field({ type: SlackConfigInput, description: 'Required with SLACK.' }),
+    discordConfig: t.field({ type: DiscordConfigInput, description: 'Required with DISCORD.' }),
     cooldownSeconds: t.int({
       description: `Seconds after firing during which it does not fire again, 0 to ${MAX_COOLDOWN_SECONDS} (default ${DEFAULT_COOLDOWN_SECONDS}).`,
     }),

@@ -10,6 +10,7 @@ import {
   DEFAULT_HYSTERESIS_PERCENT,
   DEFAULT_SMTP_PORT,
   type DeliveryMethod,
+  type DiscordConfig,
   type EmailConfig,
   type EventFilter,
   hasSecret,
@@ -50,6 +51,7 @@ const METHOD_DESCRIPTIONS: Readonly<Record<DeliveryMethod, string>> = {
   chat: 'A message through the chat bot API to each chat id (`chatConfig`).',
   webhook: 'An HTTP request with a JSON body to a URL (`webhookConfig`).',
   slack: 'A Block Kit message to a Slack incoming webhook (`slackConfig`).',
+  discord: 'An embed to a Discord webhook (`discordConfig`).',
 };
 
 export const AlertDeliveryMethodEnum = builder.enumType('AlertDeliveryMethod', {
@@ -244,6 +246,16 @@ const SlackConfigRef = builder.objectRef<Configured<SlackConfig>>('AlertSlackCon
   }),
 });
 
+const DiscordConfigRef = builder.objectRef<Configured<DiscordConfig>>('AlertDiscordConfig').implement({
+  description: 'Discord delivery to a webhook. Value object: not normalised.',
+  fields: (t) => ({
+    hasWebhookUrl: t.boolean({
+      description: 'Whether the webhook URL is stored (it carries a token: never returned).',
+      resolve: (c) => hasSecret(c.alert, 'discordWebhookUrl'),
+    }),
+  }),
+});
+
 /** Another owner's alert (only admins list those): its owner is shown, and its id qualified by it. */
 const foreignOwner = (alert: Alert, viewerId: string): string | null =>
   alert.owner === viewerId ? null : alert.owner;
@@ -293,6 +305,12 @@ export const AlertRef = builder.objectRef<Alert>('Alert').implement({
       nullable: true,
       description: 'Slack settings; null when none are stored.',
       resolve: (a) => configured(a, a.slack),
+    }),
+    discordConfig: t.field({
+      type: DiscordConfigRef,
+      nullable: true,
+      description: 'Discord settings; null when none are stored.',
+      resolve: (a) => configured(a, a.discord),
     }),
     cooldownSeconds: t.exposeInt('cooldownSeconds', {
       description: 'Seconds after firing during which it does not fire again.',

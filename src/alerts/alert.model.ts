@@ -6,7 +6,7 @@
  */
 import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
 
-export const DELIVERY_METHODS = ['email', 'chat', 'webhook', 'slack'] as const;
+export const DELIVERY_METHODS = ['email', 'chat', 'webhook', 'slack', 'discord'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
 export const TRIGGER_TYPES = [
@@ -101,6 +101,9 @@ export interface WebhookConfig {
  */
 export type SlackConfig = Readonly<Record<string, never>>;
 
+/** A Discord webhook: like Slack's, its URL is its credential (`discordWebhookUrl`). */
+export type DiscordConfig = Readonly<Record<string, never>>;
+
 /** The write-only values of an alert: written, used to deliver, never answered. */
 export const SECRET_NAMES = [
   'smtpPassword',
@@ -108,6 +111,7 @@ export const SECRET_NAMES = [
   'authToken',
   'signingSecret',
   'slackWebhookUrl',
+  'discordWebhookUrl',
 ] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type AlertSecrets = { readonly [K in SecretName]?: string };
@@ -119,6 +123,7 @@ export const SECRET_METHOD: Readonly<Record<SecretName, DeliveryMethod>> = {
   authToken: 'webhook',
   signingSecret: 'webhook',
   slackWebhookUrl: 'slack',
+  discordWebhookUrl: 'discord',
 };
 
 /**
@@ -133,6 +138,7 @@ export interface DeliveryConfigs {
   readonly chat: ChatConfig | null;
   readonly webhook: WebhookConfig | null;
   readonly slack: SlackConfig | null;
+  readonly discord: DiscordConfig | null;
 }
 
 /** An alert as a client writes it (create, or the whole alert on replace). */

@@ -14,7 +14,7 @@ export const ALERT_FIELDS =
   'emailConfig { smtpHost smtpPort smtpUser hasPassword useTls fromEmail toEmails } ' +
   'chatConfig { chatIds hasBotToken } ' +
   'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
-  'slackConfig { hasWebhookUrl } ' +
+  'slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } ' +
   'cooldownSeconds createdAt updatedAt lastTriggered triggerCount owner';
 
 export const ATTEMPT_FIELDS =
@@ -63,6 +63,7 @@ export interface AlertData {
     readonly hasSigningSecret: boolean;
   } | null;
   readonly slackConfig: { readonly hasWebhookUrl: boolean } | null;
+  readonly discordConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly cooldownSeconds: number;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -98,12 +99,14 @@ const ALERT_VARIABLES =
   '$name: String!, $description: String, $enabled: Boolean, $trigger: AlertTriggerInput!, ' +
   '$delivery_methods: [AlertDeliveryMethod!]!, $email_config: AlertEmailConfigInput, ' +
   '$chat_config: AlertChatConfigInput, $webhook_config: AlertWebhookConfigInput, $slack_config: AlertSlackConfigInput, ' +
+  '$discord_config: AlertDiscordConfigInput, ' +
   '$cooldown_seconds: Int';
 
 const ALERT_INPUT =
   'name: $name, description: $description, enabled: $enabled, trigger: $trigger, ' +
   'deliveryMethods: $delivery_methods, emailConfig: $email_config, chatConfig: $chat_config, ' +
-  'webhookConfig: $webhook_config, slackConfig: $slack_config, cooldownSeconds: $cooldown_seconds';
+  'webhookConfig: $webhook_config, slackConfig: $slack_config, ' +
+  'discordConfig: $discord_config, cooldownSeconds: $cooldown_seconds';
 
 export const CREATE_ALERT = `mutation CreateAlert($alert_id: String!, ${ALERT_VARIABLES}) {
   createAlert(input: { alertId: $alert_id, ${ALERT_INPUT} }) { ${ALERT_FIELDS} }

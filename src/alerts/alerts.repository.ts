@@ -23,7 +23,7 @@ export interface AlertWrite {
 }
 
 export function alertOfRow(row: AlertRow): Alert {
-  const { trigger, email, chat, webhook, slack } = configOfStored(row.config);
+  const { trigger, email, chat, webhook, slack, discord } = configOfStored(row.config);
   return {
     owner: row.owner,
     id: row.id,
@@ -36,6 +36,7 @@ export function alertOfRow(row: AlertRow): Alert {
     chat,
     webhook,
     slack,
+    discord,
     cooldownSeconds: row.cooldownSeconds,
     secrets: { names: secretNamesOf(row.secretFields), sealed: row.secrets },
     armed: row.armed,

@@ -49,6 +49,10 @@ const alertSchema = z.object({
     .record(z.string(), z.unknown())
     .nullable()
     .describe('has_webhook_url instead of the URL (it carries a token)'),
+  discord_config: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('has_webhook_url instead of the URL (it carries a token)'),
   cooldown_seconds: z.number().int(),
   created_at: isoTime,
   updated_at: isoTime,
@@ -87,7 +91,7 @@ const switchSchema = z.object({
 
 const SECRETS =
   'Secrets (email_config.smtp_password, chat_config.bot_token, webhook_config.auth_token, ' +
-  'webhook_config.signing_secret, slack_config.webhook_url) are write-only: answers carry has_* flags instead.';
+  'webhook_config.signing_secret, slack_config.webhook_url, discord_config.webhook_url) are write-only: answers carry has_* flags instead.';
 
 /** The alert's fields as arguments: each checked by the store's schema, as the REST body is. */
 const { shape } = alertInputSchema;
@@ -106,7 +110,7 @@ const alertArguments: Record<string, ToolArgument> = {
   },
   delivery_methods: {
     schema: shape.delivery_methods,
-    description: 'email, chat, webhook and/or slack, each with its config',
+    description: 'email, chat, webhook, slack and/or discord, each with its config',
   },
   email_config: {
     schema: shape.email_config,
@@ -121,6 +125,10 @@ const alertArguments: Record<string, ToolArgument> = {
   slack_config: {
     schema: shape.slack_config,
     description: '{webhook_url}: a Slack incoming webhook (https://hooks.slack.com/services/...)',
+  },
+  discord_config: {
+    schema: shape.discord_config,
+    description: '{webhook_url}: a Discord webhook (https://discord.com/api/webhooks/...)',
   },
   cooldown_seconds: {
     schema: shape.cooldown_seconds,

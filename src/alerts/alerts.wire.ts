@@ -55,6 +55,7 @@ export function alertInputOfWire(alert: Readonly<Json>): Json {
   if ('email_config' in alert) out.emailConfig = nested(alert.email_config, toCamel);
   if ('chat_config' in alert) out.chatConfig = nested(alert.chat_config, toCamel);
   if ('slack_config' in alert) out.slackConfig = nested(alert.slack_config, toCamel);
+  if ('discord_config' in alert) out.discordConfig = nested(alert.discord_config, toCamel);
   if ('webhook_config' in alert) {
     out.webhookConfig = nested(alert.webhook_config, toCamel, (o, from) => {
       if (isObject(from.headers))
@@ -99,6 +100,7 @@ export function wireOfAlertInput(input: Json): Json {
   if ('emailConfig' in input) out.email_config = nested(input.emailConfig, toSnake);
   if ('chatConfig' in input) out.chat_config = nested(input.chatConfig, toSnake);
   if ('slackConfig' in input) out.slack_config = nested(input.slackConfig, toSnake);
+  if ('discordConfig' in input) out.discord_config = nested(input.discordConfig, toSnake);
   if ('webhookConfig' in input) {
     out.webhook_config = nested(input.webhookConfig, toSnake, (w, from) => {
       if (Array.isArray(from.headers) && from.headers.every(isHeader)) w.headers = headerRecord(from.headers);
@@ -171,6 +173,7 @@ export interface AlertView {
     readonly has_signing_secret: boolean;
   } | null;
   readonly slack_config: { readonly has_webhook_url: boolean } | null;
+  readonly discord_config: { readonly has_webhook_url: boolean } | null;
   readonly cooldown_seconds: number;
   readonly created_at: string;
   readonly updated_at: string;
@@ -182,7 +185,8 @@ export interface AlertView {
 
 /** An `Alert` as selected by ALERT_FIELDS, in the wire shape. */
 export function alertWire(alert: AlertData): AlertView {
-  const { emailConfig: email, chatConfig: chat, webhookConfig: webhook, slackConfig: slack } = alert;
+  const { emailConfig: email, chatConfig: chat, webhookConfig: webhook } = alert;
+  const { slackConfig: slack, discordConfig: discord } = alert;
   return {
     alert_id: alert.alertId,
     name: alert.name,
@@ -208,6 +212,7 @@ export function alertWire(alert: AlertData): AlertView {
       has_signing_secret: webhook.hasSigningSecret,
     },
     slack_config: slack && { has_webhook_url: slack.hasWebhookUrl },
+    discord_config: discord && { has_webhook_url: discord.hasWebhookUrl },
     cooldown_seconds: alert.cooldownSeconds,
     created_at: alert.createdAt,
     updated_at: alert.updatedAt,

@@ -40,8 +40,19 @@ describe('sealed names', () => {
       'bot_token',
       'auth_token',
       'signing_secret',
+      'slack_webhook_url',
+      'discord_webhook_url',
     ]);
     expect(secretNamesOf(['signing_secret', 'bot_token', 'not_ours'])).toEqual(['botToken', 'signingSecret']);
+    // The chat services' webhook URLs carry their tokens: sealed like every other secret.
+    const box = new SecretBox(randomBytes(32));
+    const urls = {
+      slackWebhookUrl: 'https://hooks.slack.com/services/T0/B0/x',
+      discordWebhookUrl: 'https://discord.com/api/webhooks/1/y',
+    };
+    const sealed = box.seal('k1:alert', urls);
+    expect(sealed).not.toContain('hooks.slack.com');
+    expect(box.open('k1:alert', sealed)).toEqual(urls);
   });
 
   it('opens a stored value: AES-256-GCM over JSON with the wire names, the alert as associated data', () => {

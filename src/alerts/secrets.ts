@@ -22,6 +22,7 @@ export const SEALED_NAME: Readonly<Record<SecretName, string>> = {
   authToken: 'auth_token',
   signingSecret: 'signing_secret',
   slackWebhookUrl: 'slack_webhook_url',
+  discordWebhookUrl: 'discord_webhook_url',
 };
 
 /** The secrets a sealed value holds, as sealed. */
@@ -31,6 +32,7 @@ const sealedSchema = z.object({
   auth_token: z.string().optional(),
   signing_secret: z.string().optional(),
   slack_webhook_url: z.string().optional(),
+  discord_webhook_url: z.string().optional(),
 });
 
 /** The secrets named by a stored list of sealed names (unknown names are not ours: ignored). */
@@ -143,5 +145,6 @@ function secretsOfSealed(sealed: z.output<typeof sealedSchema>): AlertSecrets {
     ...(sealed.auth_token !== undefined ? { authToken: sealed.auth_token } : {}),
     ...(sealed.signing_secret !== undefined ? { signingSecret: sealed.signing_secret } : {}),
     ...(sealed.slack_webhook_url !== undefined ? { slackWebhookUrl: sealed.slack_webhook_url } : {}),
+    ...(sealed.discord_webhook_url !== undefined ? { discordWebhookUrl: sealed.discord_webhook_url } : {}),
   };
 }

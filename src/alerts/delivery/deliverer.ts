@@ -12,10 +12,11 @@ import {
 } from '../alert.model.ts';
 import { sendChat } from './chat.ts';
 import type { AttemptOutcome, AttemptRequest, Deliverer } from './delivery.model.ts';
+import { sendDiscord } from './discord.ts';
 import { sendEmail } from './email.ts';
 import { sendSlack } from './slack.ts';
 import { loginFields, type SmtpServerSettings, smtpLoginOf } from './smtp-credentials.rules.ts';
-import { SLACK_TARGET } from './targets.ts';
+import { DISCORD_TARGET, SLACK_TARGET } from './targets.ts';
 import type { ChatTarget, DeliveryContext, EmailOptions, EmailTarget, WebhookTarget } from './types.ts';
 import { sendWebhook } from './webhook.ts';
 
@@ -116,6 +117,13 @@ async function send(
       const to = ownTargets(request, [SLACK_TARGET]);
       return 'missing' in to ? unconfigured(to.missing) : sendSlack({ url }, ctx, settings.options);
     }
+    case 'discord': {
+      if (!alert.discord) return unconfigured('the alert has no discord_config');
+      const url = secrets.discordWebhookUrl;
+      if (!url) return unconfigured('no Discord webhook URL: set discord_config.webhook_url');
+      const to = ownTargets(request, [DISCORD_TARGET]);
+      return 'missing' in to ? unconfigured(to.missing) : sendDiscord({ url }, ctx, settings.options);
+    }
   }
 }
 
@@ -136,6 +144,7 @@ export function ownTargets(
     chat: 'chat id',
     webhook: 'webhook URL',
     slack: 'Slack webhook',
+    discord: 'Discord webhook',
   }[request.method];
   return {
     missing: `the ${what} is no longer one of the alert's targets (the alert changed after it fired)`,

@@ -1,5 +1,5 @@
 /**
- * One JSON POST to a chat service's incoming webhook (Slack today), with the guards every HTTP
+ * One JSON POST to a chat service's incoming webhook (Slack, Discord), with the guards every HTTP
  * channel has: the SSRF guard and the connection pinned to the checked address (ssrf.ts,
  * pinned-http.ts), no redirects, and the answer read as webhook.ts reads it (2xx delivered; 408,
  * 429 and 5xx retried, honouring Retry-After; other 4xx final). The URL is the credential, so it
@@ -69,7 +69,7 @@ async function deliver(
       `${channel} at ${url.host}`,
       parseRetryAfter(response.headers['retry-after'], ctx.now),
     );
-    // Slack names the problem in its answer (`invalid_blocks`, `channel_not_found`).
+    // The service names the problem in its answer (Slack's `invalid_blocks`, Discord's JSON error).
     const excerpt = response.body.replace(/\s+/g, ' ').trim().slice(0, 200);
     if (outcome.status === 'delivered' || !excerpt) return outcome;
     return { ...outcome, error: `${outcome.error}: ${excerpt}` };

@@ -1,7 +1,8 @@
 /**
  * Where the chat services' incoming webhooks live: a URL given for Slack must be one of Slack's
  * (https://hooks.slack.com/...), so a mistyped or foreign URL is refused when the alert is written
- * instead of posting the alert's text somewhere else. A host listed in ALERT_DELIVERY_ALLOWED_HOSTS
+ * instead of posting the alert's text somewhere else; one for Discord, one of Discord's
+ * (https://discord.com/api/webhooks/...). A host listed in ALERT_DELIVERY_ALLOWED_HOSTS
  * is accepted on any scheme and path (a relay, a proxy, a local receiver in tests).
  */
 import { literalAddress } from './literal-host.ts';
@@ -13,6 +14,12 @@ export interface HookService {
   readonly hosts: readonly string[];
   readonly pathPrefix: string;
 }
+
+export const DISCORD_HOOK: HookService = {
+  what: 'a Discord webhook',
+  hosts: ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com'],
+  pathPrefix: '/api/webhooks/',
+};
 
 export const SLACK_HOOK: HookService = {
   what: 'a Slack incoming webhook',

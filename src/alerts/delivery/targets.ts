@@ -13,13 +13,15 @@ export interface DeliveryUnit {
   readonly target: string | null;
 }
 
-type Configured = Pick<Alert, 'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack'>;
+type Configured = Pick<Alert, 'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack' | 'discord'>;
 
 /**
  * The one target of a Slack configuration, as recorded: its URL is a secret and must not be stored
  * in clear with each delivery.
  */
 export const SLACK_TARGET = 'slack webhook';
+/** The same for Discord. */
+export const DISCORD_TARGET = 'discord webhook';
 
 /** The targets of one method, each once. */
 export function targetsOf(alert: Configured, method: DeliveryMethod): readonly string[] {
@@ -32,6 +34,8 @@ export function targetsOf(alert: Configured, method: DeliveryMethod): readonly s
       return alert.webhook ? [alert.webhook.url] : [];
     case 'slack':
       return alert.slack ? [SLACK_TARGET] : [];
+    case 'discord':
+      return alert.discord ? [DISCORD_TARGET] : [];
   }
 }
 
@@ -72,5 +76,8 @@ export function destinationOf(alert: Alert, method: DeliveryMethod, target: stri
     case 'slack':
       // Each incoming webhook is rate limited on its own (about one message a second).
       return `slack ${alert.owner}/${alert.id}`;
+    case 'discord':
+      // Discord limits each webhook on its own too (its rate-limit bucket is the webhook).
+      return `discord ${alert.owner}/${alert.id}`;
   }
 }
