@@ -8,13 +8,13 @@ import { alertDeliveries, alertFirings } from '../src/alerts/alerts.sql.ts';
 import { anonymousPrincipal } from '../src/platform/access/principal.ts';
 import { type NewWatchdogEvent, WatchdogEventBus } from '../src/watchdogs/event-bus.ts';
 import { createTestApp, graphql, type TestApp } from './support/app.ts';
-import { createTestDatabase, type TestDatabase } from './support/databases.ts';
+import { createTestDatabase, defaultDriver, type TestDatabase } from './support/databases.ts';
 
 /**
  * Silences end to end: a silence created through GraphQL holds the firings it matches (recorded as
  * `silenced`, nothing reaches the webhook receiver) while an alert it does not match delivers; it
- * holds across a restart (it is a row the firing reads in its transaction); once expired, the alert
- * delivers again.
+ * holds across a restart and, on Postgres, across instances (it is a row the firing reads in its
+ * transaction); once expired, the alert delivers again.
  */
 const ENV = {
   ALERT_DELIVERY_ALLOWED_HOSTS: '127.0.0.1',
@@ -164,6 +164,31 @@ describe('alert silences end to end', () => {
     const listed = await graphql<{ alertSilences: unknown[] }>(t.app, '{ alertSilences { id } }');
     expect(listed.body.data?.alertSilences).toEqual([]);
   }, 30_000);
+
+  // Two instances share a database only on Postgres (the embedded one belongs to one process).
+  it.runIf(defaultDriver === 'postgres')(
+    'a silence created on one instance holds the firings another instance runs',
+    async () => {
+      const second = await createTestApp({ listen: true, database, env: ENV });
+      const created = await graphql<{ createAlertSilence: { id: string } }>(second.app, SILENCE, {
+        input: {
+          matchers: { alertIds: ['eth'] },
+          endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+          comment: 'from the second instance',
+        },
+      });
+      const id = created.body.data!.createAlertSilence.id;
+      // The second instance is gone: the first one runs the firing, reading the silence the other wrote.
+      await second.close();
+      const eth = await publish(crash('ETH/USDT'));
+      expect(await firingOf('eth', eth.id)).toMatchObject({
+        status: 'silenced',
+        silencedBy: `silence:${id}`,
+      });
+      await graphql(t.app, 'mutation($id: String!) { deleteAlertSilence(id: $id) }', { id });
+    },
+    60_000,
+  );
 
   it('refuses a bad silence naming the field', async () => {
     const now = Date.now();
