@@ -8,6 +8,7 @@ const configs: DeliveryConfigs = {
   webhook: { url: 'https://hooks.example.com/x', method: 'POST', headers: { 'X-Team': 'ops' } },
   slack: {},
   discord: {},
+  teams: {},
 };
 
 const triggers: AlertTrigger[] = [
@@ -46,6 +47,7 @@ describe('stored alert configuration', () => {
       webhook_config: { url: 'https://hooks.example.com/x', method: 'POST', headers: { 'X-Team': 'ops' } },
       slack_config: {},
       discord_config: {},
+      teams_config: {},
     });
   });
 
@@ -54,7 +56,7 @@ describe('stored alert configuration', () => {
       const stored = JSON.parse(JSON.stringify(storedConfig(trigger, configs)));
       expect(configOfStored(stored)).toEqual({ trigger, ...configs });
     }
-    const none = { email: null, chat: null, webhook: null, slack: null, discord: null };
+    const none = { email: null, chat: null, webhook: null, slack: null, discord: null, teams: null };
     expect(configOfStored(storedConfig(triggers[0]!, none))).toEqual({ trigger: triggers[0], ...none });
   });
 

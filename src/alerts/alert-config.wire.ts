@@ -13,6 +13,7 @@ import type {
   EmailConfig,
   PriceDirection,
   SlackConfig,
+  TeamsConfig,
   WebhookConfig,
   WebhookMethod,
 } from './alert.model.ts';
@@ -59,7 +60,7 @@ export interface WebhookConfigWire {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Empty: the webhook URL is a secret (Slack's and Discord's alike). */
+/** Empty: the webhook URL is a secret (Slack's, Discord's and Teams' alike). */
 export type SlackConfigWire = Readonly<Record<string, never>>;
 
 /** What a client wrote, minus the secrets (kept sealed apart, see secrets.ts). */
@@ -72,6 +73,8 @@ export interface StoredAlertConfig {
   readonly slack_config?: SlackConfigWire | null;
   /** Absent on rows stored before Discord delivery existed. */
   readonly discord_config?: SlackConfigWire | null;
+  /** Absent on rows stored before Teams delivery existed. */
+  readonly teams_config?: SlackConfigWire | null;
 }
 
 export function triggerOfWire(trigger: TriggerWire): AlertTrigger {
@@ -187,6 +190,7 @@ export function storedConfig(trigger: AlertTrigger, configs: DeliveryConfigs): S
     webhook_config: configs.webhook && webhookWire(configs.webhook),
     slack_config: configs.slack && ({} satisfies SlackConfigWire),
     discord_config: configs.discord && ({} satisfies SlackConfigWire),
+    teams_config: configs.teams && ({} satisfies SlackConfigWire),
   };
 }
 
@@ -198,5 +202,6 @@ export function configOfStored(stored: StoredAlertConfig): DeliveryConfigs & { t
     webhook: stored.webhook_config && webhookOfWire(stored.webhook_config),
     slack: stored.slack_config ? ({} satisfies SlackConfig) : null,
     discord: stored.discord_config ? ({} satisfies DiscordConfig) : null,
+    teams: stored.teams_config ? ({} satisfies TeamsConfig) : null,
   };
 }

@@ -7,7 +7,13 @@
  */
 import type { AlertSecrets, DeliveryConfigs } from './alert.model.ts';
 import type { FieldIssue } from './alerts.errors.ts';
-import { DISCORD_HOOK, type HookService, hookUrlProblem, SLACK_HOOK } from './delivery/hook-url.rules.ts';
+import {
+  DISCORD_HOOK,
+  type HookService,
+  hookUrlProblem,
+  SLACK_HOOK,
+  TEAMS_HOOK,
+} from './delivery/hook-url.rules.ts';
 import { literalHostRefusal } from './delivery/literal-host.ts';
 import { loginIssue, NO_SMTP_SERVER, type SmtpServerSettings } from './delivery/smtp-credentials.rules.ts';
 import { type AllowedHosts, NO_ALLOWED_HOSTS } from './delivery/ssrf.ts';
@@ -31,13 +37,14 @@ export async function destinationIssues(
   settings: DestinationSettings,
 ): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
-  const { email, webhook, slack, discord } = configs;
+  const { email, webhook, slack, discord, teams } = configs;
   const hook = (field: string, url: string | undefined, service: HookService) => {
     const problem = url === undefined ? 'is required' : hookUrlProblem(url, service, settings.allowedHosts);
     if (problem) issues.push({ field, message: problem });
   };
   if (slack) hook('slack_config.webhook_url', secrets.slackWebhookUrl, SLACK_HOOK);
   if (discord) hook('discord_config.webhook_url', secrets.discordWebhookUrl, DISCORD_HOOK);
+  if (teams) hook('teams_config.webhook_url', secrets.teamsWebhookUrl, TEAMS_HOOK);
   if (webhook) {
     const refused = await literalHostRefusal(new URL(webhook.url).hostname, settings.allowedHosts);
     if (refused) issues.push({ field: 'webhook_config.url', message: `refused: ${refused}` });

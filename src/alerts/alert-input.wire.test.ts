@@ -191,6 +191,7 @@ describe('parseAlertInput', () => {
       webhook: { url: 'https://hooks.example.com/vigil', method: 'POST', headers: {} },
       slack: null,
       discord: null,
+      teams: null,
       cooldownSeconds: 60,
       secrets: {},
     });

@@ -150,7 +150,7 @@ export const webhookConfig = z.strictObject({
 });
 
 /**
- * Slack's and Discord's: the URL alone. Its host is checked against the server's settings when the
+ * Slack's, Discord's and Teams': the URL alone. Its host is checked against the server's settings when the
  * alert is written (hook-url.rules.ts).
  */
 const hookConfig = z.strictObject({
@@ -179,6 +179,7 @@ export const alertInputSchema = z
     webhook_config: webhookConfig.nullable().optional(),
     slack_config: hookConfig.nullable().optional(),
     discord_config: hookConfig.nullable().optional(),
+    teams_config: hookConfig.nullable().optional(),
     cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
   })
   .superRefine((alert, ctx) => {
@@ -218,6 +219,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
   const webhook = alert.webhook_config ?? null;
   const slack = alert.slack_config ?? null;
   const discord = alert.discord_config ?? null;
+  const teams = alert.teams_config ?? null;
   return {
     id: alert.alert_id,
     name: alert.name,
@@ -230,6 +232,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
     webhook: webhook && webhookOfWire(webhook),
     slack: slack && {},
     discord: discord && {},
+    teams: teams && {},
     cooldownSeconds: alert.cooldown_seconds,
     secrets: secretChanges({
       smtpPassword: email?.smtp_password,
@@ -238,6 +241,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
       signingSecret: webhook?.signing_secret,
       slackWebhookUrl: slack?.webhook_url,
       discordWebhookUrl: discord?.webhook_url,
+      teamsWebhookUrl: teams?.webhook_url,
     }),
   };
 }

@@ -146,6 +146,15 @@ const DiscordConfigInput = builder.inputType('AlertDiscordConfigInput', {
   }),
 });
 
+const TeamsConfigInput = builder.inputType('AlertTeamsConfigInput', {
+  description: 'Microsoft Teams delivery: an Adaptive Card posted to an incoming webhook or Workflows.',
+  fields: (t) => ({
+    webhookUrl: t.string({
+      description: `Webhook URL (https://<name>.webhook.office.com/..., https://<name>.logic.azure.com/..., or a host ALERT_DELIVERY_ALLOWED_HOSTS lists), required unless one is stored. It carries a signature. ${SECRET_RULE}`,
+    }),
+  }),
+});
+
 export const AlertInput = builder.inputType('AlertInput', {
   description:
     'A whole alert (create, or the full replacement on update). Secrets are write-only: on update, one left out keeps its stored value and null removes it.',
@@ -168,6 +177,7 @@ export const AlertInput = builder.inputType('AlertInput', {
     webhookConfig: t.field({ type: WebhookConfigInput, description: 'Required with WEBHOOK.' }),
     slackConfig: t.field({ type: SlackConfigInput, description: 'Required with SLACK.' }),
     discordConfig: t.field({ type: DiscordConfigInput, description: 'Required with DISCORD.' }),
+    teamsConfig: t.field({ type: TeamsConfigInput, description: 'Required with TEAMS.' }),
     cooldownSeconds: t.int({
       description: `Seconds after firing during which it does not fire again, 0 to ${MAX_COOLDOWN_SECONDS} (default ${DEFAULT_COOLDOWN_SECONDS}).`,
     }),

@@ -15,6 +15,7 @@ import {
   type EventFilter,
   hasSecret,
   type SlackConfig,
+  type TeamsConfig,
   type TriggerType,
   type WebhookConfig,
 } from './alert.model.ts';
@@ -52,6 +53,7 @@ const METHOD_DESCRIPTIONS: Readonly<Record<DeliveryMethod, string>> = {
   webhook: 'An HTTP request with a JSON body to a URL (`webhookConfig`).',
   slack: 'A Block Kit message to a Slack incoming webhook (`slackConfig`).',
   discord: 'An embed to a Discord webhook (`discordConfig`).',
+  teams: 'An Adaptive Card to a Microsoft Teams webhook or Workflows (`teamsConfig`).',
 };
 
 export const AlertDeliveryMethodEnum = builder.enumType('AlertDeliveryMethod', {
@@ -256,6 +258,16 @@ const DiscordConfigRef = builder.objectRef<Configured<DiscordConfig>>('AlertDisc
   }),
 });
 
+const TeamsConfigRef = builder.objectRef<Configured<TeamsConfig>>('AlertTeamsConfig').implement({
+  description: 'Microsoft Teams delivery to a webhook. Value object: not normalised.',
+  fields: (t) => ({
+    hasWebhookUrl: t.boolean({
+      description: 'Whether the webhook URL is stored (it carries a signature: never returned).',
+      resolve: (c) => hasSecret(c.alert, 'teamsWebhookUrl'),
+    }),
+  }),
+});
+
 /** Another owner's alert (only admins list those): its owner is shown, and its id qualified by it. */
 const foreignOwner = (alert: Alert, viewerId: string): string | null =>
   alert.owner === viewerId ? null : alert.owner;
@@ -311,6 +323,12 @@ export const AlertRef = builder.objectRef<Alert>('Alert').implement({
       nullable: true,
       description: 'Discord settings; null when none are stored.',
       resolve: (a) => configured(a, a.discord),
+    }),
+    teamsConfig: t.field({
+      type: TeamsConfigRef,
+      nullable: true,
+      description: 'Teams settings; null when none are stored.',
+      resolve: (a) => configured(a, a.teams),
     }),
     cooldownSeconds: t.exposeInt('cooldownSeconds', {
       description: 'Seconds after firing during which it does not fire again.',

@@ -6,7 +6,7 @@
  */
 import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
 
-export const DELIVERY_METHODS = ['email', 'chat', 'webhook', 'slack', 'discord'] as const;
+export const DELIVERY_METHODS = ['email', 'chat', 'webhook', 'slack', 'discord', 'teams'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
 export const TRIGGER_TYPES = [
@@ -104,6 +104,9 @@ export type SlackConfig = Readonly<Record<string, never>>;
 /** A Discord webhook: like Slack's, its URL is its credential (`discordWebhookUrl`). */
 export type DiscordConfig = Readonly<Record<string, never>>;
 
+/** A Microsoft Teams incoming webhook or Workflows URL: its signature is in it (`teamsWebhookUrl`). */
+export type TeamsConfig = Readonly<Record<string, never>>;
+
 /** The write-only values of an alert: written, used to deliver, never answered. */
 export const SECRET_NAMES = [
   'smtpPassword',
@@ -112,6 +115,7 @@ export const SECRET_NAMES = [
   'signingSecret',
   'slackWebhookUrl',
   'discordWebhookUrl',
+  'teamsWebhookUrl',
 ] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type AlertSecrets = { readonly [K in SecretName]?: string };
@@ -124,6 +128,7 @@ export const SECRET_METHOD: Readonly<Record<SecretName, DeliveryMethod>> = {
   signingSecret: 'webhook',
   slackWebhookUrl: 'slack',
   discordWebhookUrl: 'discord',
+  teamsWebhookUrl: 'teams',
 };
 
 /**
@@ -139,6 +144,7 @@ export interface DeliveryConfigs {
   readonly webhook: WebhookConfig | null;
   readonly slack: SlackConfig | null;
   readonly discord: DiscordConfig | null;
+  readonly teams: TeamsConfig | null;
 }
 
 /** An alert as a client writes it (create, or the whole alert on replace). */

@@ -14,7 +14,7 @@ export const ALERT_FIELDS =
   'emailConfig { smtpHost smtpPort smtpUser hasPassword useTls fromEmail toEmails } ' +
   'chatConfig { chatIds hasBotToken } ' +
   'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
-  'slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } ' +
+  'slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } teamsConfig { hasWebhookUrl } ' +
   'cooldownSeconds createdAt updatedAt lastTriggered triggerCount owner';
 
 export const ATTEMPT_FIELDS =
@@ -64,6 +64,7 @@ export interface AlertData {
   } | null;
   readonly slackConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly discordConfig: { readonly hasWebhookUrl: boolean } | null;
+  readonly teamsConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly cooldownSeconds: number;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -99,14 +100,14 @@ const ALERT_VARIABLES =
   '$name: String!, $description: String, $enabled: Boolean, $trigger: AlertTriggerInput!, ' +
   '$delivery_methods: [AlertDeliveryMethod!]!, $email_config: AlertEmailConfigInput, ' +
   '$chat_config: AlertChatConfigInput, $webhook_config: AlertWebhookConfigInput, $slack_config: AlertSlackConfigInput, ' +
-  '$discord_config: AlertDiscordConfigInput, ' +
+  '$discord_config: AlertDiscordConfigInput, $teams_config: AlertTeamsConfigInput, ' +
   '$cooldown_seconds: Int';
 
 const ALERT_INPUT =
   'name: $name, description: $description, enabled: $enabled, trigger: $trigger, ' +
   'deliveryMethods: $delivery_methods, emailConfig: $email_config, chatConfig: $chat_config, ' +
   'webhookConfig: $webhook_config, slackConfig: $slack_config, ' +
-  'discordConfig: $discord_config, cooldownSeconds: $cooldown_seconds';
+  'discordConfig: $discord_config, teamsConfig: $teams_config, cooldownSeconds: $cooldown_seconds';
 
 export const CREATE_ALERT = `mutation CreateAlert($alert_id: String!, ${ALERT_VARIABLES}) {
   createAlert(input: { alertId: $alert_id, ${ALERT_INPUT} }) { ${ALERT_FIELDS} }

@@ -23,7 +23,7 @@ export interface AlertWrite {
 }
 
 export function alertOfRow(row: AlertRow): Alert {
-  const { trigger, email, chat, webhook, slack, discord } = configOfStored(row.config);
+  const { trigger, email, chat, webhook, slack, discord, teams } = configOfStored(row.config);
   return {
     owner: row.owner,
     id: row.id,
@@ -37,6 +37,7 @@ export function alertOfRow(row: AlertRow): Alert {
     webhook,
     slack,
     discord,
+    teams,
     cooldownSeconds: row.cooldownSeconds,
     secrets: { names: secretNamesOf(row.secretFields), sealed: row.secrets },
     armed: row.armed,

@@ -45,14 +45,9 @@ const alertSchema = z.object({
     .record(z.string(), z.unknown())
     .nullable()
     .describe('has_auth_token and has_signing_secret instead of the secrets'),
-  slack_config: z
-    .record(z.string(), z.unknown())
-    .nullable()
-    .describe('has_webhook_url instead of the URL (it carries a token)'),
-  discord_config: z
-    .record(z.string(), z.unknown())
-    .nullable()
-    .describe('has_webhook_url instead of the URL (it carries a token)'),
+  slack_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
+  discord_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
+  teams_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
   cooldown_seconds: z.number().int(),
   created_at: isoTime,
   updated_at: isoTime,
@@ -91,7 +86,7 @@ const switchSchema = z.object({
 
 const SECRETS =
   'Secrets (email_config.smtp_password, chat_config.bot_token, webhook_config.auth_token, ' +
-  'webhook_config.signing_secret, slack_config.webhook_url, discord_config.webhook_url) are write-only: answers carry has_* flags instead.';
+  'webhook_config.signing_secret, slack_config.webhook_url, discord_config.webhook_url, teams_config.webhook_url) are write-only: answers carry has_* flags instead.';
 
 /** The alert's fields as arguments: each checked by the store's schema, as the REST body is. */
 const { shape } = alertInputSchema;
@@ -110,7 +105,7 @@ const alertArguments: Record<string, ToolArgument> = {
   },
   delivery_methods: {
     schema: shape.delivery_methods,
-    description: 'email, chat, webhook, slack and/or discord, each with its config',
+    description: 'email, chat, webhook, slack, discord and/or teams, each with its config',
   },
   email_config: {
     schema: shape.email_config,
@@ -124,11 +119,15 @@ const alertArguments: Record<string, ToolArgument> = {
   },
   slack_config: {
     schema: shape.slack_config,
-    description: '{webhook_url}: a Slack incoming webhook (https://hooks.slack.com/services/...)',
+    description: '{webhook_url} (hooks.slack.com)',
   },
   discord_config: {
     schema: shape.discord_config,
-    description: '{webhook_url}: a Discord webhook (https://discord.com/api/webhooks/...)',
+    description: '{webhook_url} (discord.com/api/webhooks)',
+  },
+  teams_config: {
+    schema: shape.teams_config,
+    description: '{webhook_url} (*.webhook.office.com, *.logic.azure.com)',
   },
   cooldown_seconds: {
     schema: shape.cooldown_seconds,

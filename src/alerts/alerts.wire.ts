@@ -56,6 +56,7 @@ export function alertInputOfWire(alert: Readonly<Json>): Json {
   if ('chat_config' in alert) out.chatConfig = nested(alert.chat_config, toCamel);
   if ('slack_config' in alert) out.slackConfig = nested(alert.slack_config, toCamel);
   if ('discord_config' in alert) out.discordConfig = nested(alert.discord_config, toCamel);
+  if ('teams_config' in alert) out.teamsConfig = nested(alert.teams_config, toCamel);
   if ('webhook_config' in alert) {
     out.webhookConfig = nested(alert.webhook_config, toCamel, (o, from) => {
       if (isObject(from.headers))
@@ -101,6 +102,7 @@ export function wireOfAlertInput(input: Json): Json {
   if ('chatConfig' in input) out.chat_config = nested(input.chatConfig, toSnake);
   if ('slackConfig' in input) out.slack_config = nested(input.slackConfig, toSnake);
   if ('discordConfig' in input) out.discord_config = nested(input.discordConfig, toSnake);
+  if ('teamsConfig' in input) out.teams_config = nested(input.teamsConfig, toSnake);
   if ('webhookConfig' in input) {
     out.webhook_config = nested(input.webhookConfig, toSnake, (w, from) => {
       if (Array.isArray(from.headers) && from.headers.every(isHeader)) w.headers = headerRecord(from.headers);
@@ -174,6 +176,7 @@ export interface AlertView {
   } | null;
   readonly slack_config: { readonly has_webhook_url: boolean } | null;
   readonly discord_config: { readonly has_webhook_url: boolean } | null;
+  readonly teams_config: { readonly has_webhook_url: boolean } | null;
   readonly cooldown_seconds: number;
   readonly created_at: string;
   readonly updated_at: string;
@@ -186,7 +189,7 @@ export interface AlertView {
 /** An `Alert` as selected by ALERT_FIELDS, in the wire shape. */
 export function alertWire(alert: AlertData): AlertView {
   const { emailConfig: email, chatConfig: chat, webhookConfig: webhook } = alert;
-  const { slackConfig: slack, discordConfig: discord } = alert;
+  const { slackConfig: slack, discordConfig: discord, teamsConfig: teams } = alert;
   return {
     alert_id: alert.alertId,
     name: alert.name,
@@ -213,6 +216,7 @@ export function alertWire(alert: AlertData): AlertView {
     },
     slack_config: slack && { has_webhook_url: slack.hasWebhookUrl },
     discord_config: discord && { has_webhook_url: discord.hasWebhookUrl },
+    teams_config: teams && { has_webhook_url: teams.hasWebhookUrl },
     cooldown_seconds: alert.cooldownSeconds,
     created_at: alert.createdAt,
     updated_at: alert.updatedAt,

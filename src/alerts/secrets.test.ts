@@ -42,6 +42,7 @@ describe('sealed names', () => {
       'signing_secret',
       'slack_webhook_url',
       'discord_webhook_url',
+      'teams_webhook_url',
     ]);
     expect(secretNamesOf(['signing_secret', 'bot_token', 'not_ours'])).toEqual(['botToken', 'signingSecret']);
     // The chat services' webhook URLs carry their tokens: sealed like every other secret.

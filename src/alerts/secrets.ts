@@ -23,6 +23,7 @@ export const SEALED_NAME: Readonly<Record<SecretName, string>> = {
   signingSecret: 'signing_secret',
   slackWebhookUrl: 'slack_webhook_url',
   discordWebhookUrl: 'discord_webhook_url',
+  teamsWebhookUrl: 'teams_webhook_url',
 };
 
 /** The secrets a sealed value holds, as sealed. */
@@ -33,6 +34,7 @@ const sealedSchema = z.object({
   signing_secret: z.string().optional(),
   slack_webhook_url: z.string().optional(),
   discord_webhook_url: z.string().optional(),
+  teams_webhook_url: z.string().optional(),
 });
 
 /** The secrets named by a stored list of sealed names (unknown names are not ours: ignored). */
@@ -146,5 +148,6 @@ function secretsOfSealed(sealed: z.output<typeof sealedSchema>): AlertSecrets {
     ...(sealed.signing_secret !== undefined ? { signingSecret: sealed.signing_secret } : {}),
     ...(sealed.slack_webhook_url !== undefined ? { slackWebhookUrl: sealed.slack_webhook_url } : {}),
     ...(sealed.discord_webhook_url !== undefined ? { discordWebhookUrl: sealed.discord_webhook_url } : {}),
+    ...(sealed.teams_webhook_url !== undefined ? { teamsWebhookUrl: sealed.teams_webhook_url } : {}),
   };
 }

@@ -16,7 +16,8 @@ import { sendDiscord } from './discord.ts';
 import { sendEmail } from './email.ts';
 import { sendSlack } from './slack.ts';
 import { loginFields, type SmtpServerSettings, smtpLoginOf } from './smtp-credentials.rules.ts';
-import { DISCORD_TARGET, SLACK_TARGET } from './targets.ts';
+import { DISCORD_TARGET, SLACK_TARGET, TEAMS_TARGET } from './targets.ts';
+import { sendTeams } from './teams.ts';
 import type { ChatTarget, DeliveryContext, EmailOptions, EmailTarget, WebhookTarget } from './types.ts';
 import { sendWebhook } from './webhook.ts';
 
@@ -124,6 +125,13 @@ async function send(
       const to = ownTargets(request, [DISCORD_TARGET]);
       return 'missing' in to ? unconfigured(to.missing) : sendDiscord({ url }, ctx, settings.options);
     }
+    case 'teams': {
+      if (!alert.teams) return unconfigured('the alert has no teams_config');
+      const url = secrets.teamsWebhookUrl;
+      if (!url) return unconfigured('no Teams webhook URL: set teams_config.webhook_url');
+      const to = ownTargets(request, [TEAMS_TARGET]);
+      return 'missing' in to ? unconfigured(to.missing) : sendTeams({ url }, ctx, settings.options);
+    }
   }
 }
 
@@ -145,6 +153,7 @@ export function ownTargets(
     webhook: 'webhook URL',
     slack: 'Slack webhook',
     discord: 'Discord webhook',
+    teams: 'Teams webhook',
   }[request.method];
   return {
     missing: `the ${what} is no longer one of the alert's targets (the alert changed after it fired)`,

@@ -22,12 +22,12 @@ import {
 } from '../alerts.sql.ts';
 import type { AttemptStatus, DeliveryAttempt } from './delivery.model.ts';
 import { roundStartSql } from './redelivery.repository.ts';
-import { DISCORD_TARGET, SLACK_TARGET } from './targets.ts';
+import { DISCORD_TARGET, SLACK_TARGET, TEAMS_TARGET } from './targets.ts';
 
 /**
  * The delivery units of an alert that fired, as a lateral join over its row: `methods` is its
  * `delivery_methods`, `config` its stored `config`. Gives `unit(method, target)`: one row per chat
- * id, email recipient, webhook URL, Slack and Discord webhook of each method (each once), or one with a null target for a
+ * id, email recipient, webhook URL, Slack, Discord and Teams webhook of each method (each once), or one with a null target for a
  * method without configuration (its delivery then fails, naming what is missing). targets.ts says
  * the same in TypeScript.
  */
@@ -48,6 +48,9 @@ export function deliveryUnitsSql(methods: SQL, config: SQL): SQL {
         union all
         select ${DISCORD_TARGET}::text
           where um.method = 'discord' and jsonb_typeof(${config}->'discord_config') = 'object'
+        union all
+        select ${TEAMS_TARGET}::text
+          where um.method = 'teams' and jsonb_typeof(${config}->'teams_config') = 'object'
       ) as targets(target)
       where target is not null
     ) as ut on true

@@ -13,7 +13,10 @@ export interface DeliveryUnit {
   readonly target: string | null;
 }
 
-type Configured = Pick<Alert, 'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack' | 'discord'>;
+type Configured = Pick<
+  Alert,
+  'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack' | 'discord' | 'teams'
+>;
 
 /**
  * The one target of a Slack configuration, as recorded: its URL is a secret and must not be stored
@@ -22,6 +25,8 @@ type Configured = Pick<Alert, 'deliveryMethods' | 'email' | 'chat' | 'webhook' |
 export const SLACK_TARGET = 'slack webhook';
 /** The same for Discord. */
 export const DISCORD_TARGET = 'discord webhook';
+/** The same for Teams. */
+export const TEAMS_TARGET = 'teams webhook';
 
 /** The targets of one method, each once. */
 export function targetsOf(alert: Configured, method: DeliveryMethod): readonly string[] {
@@ -36,6 +41,8 @@ export function targetsOf(alert: Configured, method: DeliveryMethod): readonly s
       return alert.slack ? [SLACK_TARGET] : [];
     case 'discord':
       return alert.discord ? [DISCORD_TARGET] : [];
+    case 'teams':
+      return alert.teams ? [TEAMS_TARGET] : [];
   }
 }
 
@@ -79,5 +86,7 @@ export function destinationOf(alert: Alert, method: DeliveryMethod, target: stri
     case 'discord':
       // Discord limits each webhook on its own too (its rate-limit bucket is the webhook).
       return `discord ${alert.owner}/${alert.id}`;
+    case 'teams':
+      return `teams ${alert.owner}/${alert.id}`;
   }
 }
