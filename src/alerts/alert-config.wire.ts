@@ -12,11 +12,12 @@ import type {
   DiscordConfig,
   EmailConfig,
   PriceDirection,
-  SlackConfig,
   TeamsConfig,
+  SlackConfig,
   WebhookConfig,
   WebhookMethod,
 } from './alert.model.ts';
+import type { MuteWindow, Weekday } from './mute-window.ts';
 
 export interface EventFilterWire {
   readonly event_types: readonly EventType[];
@@ -75,6 +76,28 @@ export interface StoredAlertConfig {
   readonly discord_config?: SlackConfigWire | null;
   /** Absent on rows stored before Teams delivery existed. */
   readonly teams_config?: SlackConfigWire | null;
+  /** Absent on rows stored before mute windows existed (and when there are none). */
+  readonly mute_windows?: MuteWindowWire[];
+}
+
+export interface MuteWindowWire {
+  readonly days: Weekday[];
+  readonly start: string;
+  readonly end: string;
+  readonly time_zone: string;
+}
+
+export function muteWindowWire(w: MuteWindow): MuteWindowWire {
+  return { days: [...w.days], start: w.start, end: w.end, time_zone: w.timeZone };
+}
+
+export function muteWindowOfWire(w: MuteWindowWire): MuteWindow {
+  return { days: w.days, start: w.start, end: w.end, timeZone: w.time_zone };
+}
+
+/** The mute windows of a stored alert (none on rows stored before they existed). */
+export function muteWindowsOfStored(stored: StoredAlertConfig): MuteWindow[] {
+  return (stored.mute_windows ?? []).map(muteWindowOfWire);
 }
 
 export function triggerOfWire(trigger: TriggerWire): AlertTrigger {
@@ -182,8 +205,13 @@ export function webhookWire(config: WebhookConfig): WebhookConfigWire {
   return { url: config.url, method: config.method, headers: config.headers };
 }
 
-export function storedConfig(trigger: AlertTrigger, configs: DeliveryConfigs): StoredAlertConfig {
+export function storedConfig(
+  trigger: AlertTrigger,
+  configs: DeliveryConfigs,
+  muteWindows: readonly MuteWindow[] = [],
+): StoredAlertConfig {
   return {
+    ...(muteWindows.length > 0 ? { mute_windows: muteWindows.map(muteWindowWire) } : {}),
     trigger: triggerWire(trigger),
     email_config: configs.email && emailWire(configs.email),
     chat_config: configs.chat && chatWire(configs.chat),

@@ -22,10 +22,17 @@ import {
   TRIGGER_TYPES,
   WEBHOOK_METHODS,
 } from './alert.model.ts';
-import { chatOfWire, emailOfWire, triggerOfWire, webhookOfWire } from './alert-config.wire.ts';
+import {
+  chatOfWire,
+  emailOfWire,
+  muteWindowOfWire,
+  triggerOfWire,
+  webhookOfWire,
+} from './alert-config.wire.ts';
 import { type FieldIssue, InvalidAlertError } from './alerts.errors.ts';
 import { botTokenProblem } from './delivery/chat-endpoint.ts';
 import { headerProblem } from './delivery/webhook-headers.rules.ts';
+import { muteWindowsSchema } from './mute-window.wire.ts';
 
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
@@ -181,6 +188,7 @@ export const alertInputSchema = z
     discord_config: hookConfig.nullable().optional(),
     teams_config: hookConfig.nullable().optional(),
     cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
+    mute_windows: muteWindowsSchema,
   })
   .superRefine((alert, ctx) => {
     for (const method of alert.delivery_methods) {
@@ -234,6 +242,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
     discord: discord && {},
     teams: teams && {},
     cooldownSeconds: alert.cooldown_seconds,
+    muteWindows: alert.mute_windows.map(muteWindowOfWire),
     secrets: secretChanges({
       smtpPassword: email?.smtp_password,
       botToken: chat?.bot_token,

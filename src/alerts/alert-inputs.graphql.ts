@@ -15,6 +15,7 @@ import {
   PriceDirectionEnum,
   WebhookMethodEnum,
 } from './alert-types.graphql.ts';
+import { MuteWindowInput } from './mute-window.graphql.ts';
 
 /**
  * An alert as GraphQL clients write it: the wire alert (alert-input.wire.ts) in camelCase. The
@@ -180,6 +181,10 @@ export const AlertInput = builder.inputType('AlertInput', {
     teamsConfig: t.field({ type: TeamsConfigInput, description: 'Required with TEAMS.' }),
     cooldownSeconds: t.int({
       description: `Seconds after firing during which it does not fire again, 0 to ${MAX_COOLDOWN_SECONDS} (default ${DEFAULT_COOLDOWN_SECONDS}).`,
+    }),
+    muteWindows: t.field({
+      type: [MuteWindowInput],
+      description: 'Recurring windows in which its firings are silenced (absent: none).',
     }),
   }),
 });

@@ -19,6 +19,7 @@ import {
   type TriggerType,
   type WebhookConfig,
 } from './alert.model.ts';
+import { MuteWindowRef } from './mute-window.graphql.ts';
 
 /**
  * The alert as GraphQL returns it: the stored alert (alert.model.ts). Secrets are never readable: a
@@ -332,6 +333,11 @@ export const AlertRef = builder.objectRef<Alert>('Alert').implement({
     }),
     cooldownSeconds: t.exposeInt('cooldownSeconds', {
       description: 'Seconds after firing during which it does not fire again.',
+    }),
+    muteWindows: t.field({
+      type: [MuteWindowRef],
+      description: 'Recurring windows in which its firings are recorded as `silenced` (empty: none).',
+      resolve: (a) => a.muteWindows ?? [],
     }),
     createdAt: t.field({
       type: 'DateTime',

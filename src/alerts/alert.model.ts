@@ -5,6 +5,7 @@
  * edges (alert-input.wire.ts, alert-config.wire.ts, alerts.wire.ts).
  */
 import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
+import type { MuteWindow } from './mute-window.ts';
 
 export const DELIVERY_METHODS = ['email', 'chat', 'webhook', 'slack', 'discord', 'teams'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
@@ -156,6 +157,8 @@ export interface AlertDefinition extends DeliveryConfigs {
   readonly trigger: AlertTrigger;
   readonly deliveryMethods: readonly DeliveryMethod[];
   readonly cooldownSeconds: number;
+  /** Recurring windows in which its firings are silenced (mute-window.ts); absent: none. */
+  readonly muteWindows?: readonly MuteWindow[];
   readonly secrets: SecretChanges;
 }
 
@@ -175,6 +178,8 @@ export interface Alert extends DeliveryConfigs {
   readonly trigger: AlertTrigger;
   readonly deliveryMethods: readonly DeliveryMethod[];
   readonly cooldownSeconds: number;
+  /** Recurring windows in which its firings are silenced (mute-window.ts); absent: none. */
+  readonly muteWindows?: readonly MuteWindow[];
   readonly secrets: StoredSecrets;
   /** Threshold and condition triggers: whether the condition must clear before it can fire again. */
   readonly armed: boolean;

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { lockForTransaction } from '../platform/db/advisory-lock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import type { Alert, AlertDefinition, AlertKey, StoredSecrets, TriggerType } from './alert.model.ts';
-import { configOfStored, storedConfig } from './alert-config.wire.ts';
+import { configOfStored, muteWindowsOfStored, storedConfig } from './alert-config.wire.ts';
 import { alertDeliveries, alertDeliveryAttempts, alertFirings, alerts } from './alerts.sql.ts';
 import { SEALED_NAME, secretNamesOf } from './secrets.ts';
 
@@ -39,6 +39,7 @@ export function alertOfRow(row: AlertRow): Alert {
     discord,
     teams,
     cooldownSeconds: row.cooldownSeconds,
+    muteWindows: muteWindowsOfStored(row.config),
     secrets: { names: secretNamesOf(row.secretFields), sealed: row.secrets },
     armed: row.armed,
     createdAt: row.createdAt,
@@ -58,7 +59,7 @@ function writtenColumns(write: AlertWrite) {
     description: definition.description,
     enabled: definition.enabled,
     triggerType: definition.trigger.type,
-    config: storedConfig(definition.trigger, definition),
+    config: storedConfig(definition.trigger, definition, definition.muteWindows),
     deliveryMethods: [...definition.deliveryMethods],
     cooldownSeconds: definition.cooldownSeconds,
     secrets: write.secrets.sealed,

@@ -49,6 +49,9 @@ const alertSchema = z.object({
   discord_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
   teams_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
   cooldown_seconds: z.number().int(),
+  mute_windows: z.array(
+    z.object({ days: z.array(z.string()), start: z.string(), end: z.string(), time_zone: z.string() }),
+  ),
   created_at: isoTime,
   updated_at: isoTime,
   last_triggered: isoTime.nullable(),
@@ -132,6 +135,11 @@ const alertArguments: Record<string, ToolArgument> = {
   cooldown_seconds: {
     schema: shape.cooldown_seconds,
     description: 'Seconds between two firings (default 60)',
+  },
+  mute_windows: {
+    schema: shape.mute_windows,
+    description:
+      '[{days, start, end, time_zone}]: recurring windows (days mon..sun, HH:MM, an IANA zone; an end not after the start ends the next day) in which its firings are recorded as silenced',
   },
 };
 

@@ -26,6 +26,7 @@ const wire = {
   email_config: { to_emails: ['ops@example.com'], smtp_password: null, use_tls: false },
   webhook_config: { url: 'https://hooks.example.com/x', headers: { 'X-Team': 'ops' }, auth_token: 'tok' },
   cooldown_seconds: 30,
+  mute_windows: [{ days: ['sat', 'sun'], start: '00:00', end: '00:00', time_zone: 'America/New_York' }],
 };
 
 describe('alert wire <-> GraphQL', () => {
@@ -50,6 +51,7 @@ describe('alert wire <-> GraphQL', () => {
         authToken: 'tok',
       },
       cooldownSeconds: 30,
+      muteWindows: [{ days: ['SAT', 'SUN'], start: '00:00', end: '00:00', timeZone: 'America/New_York' }],
     });
     // The documents name their variables as the wire does; only nested values are GraphQL's.
     expect(Object.keys(alertVariables(wire)).sort()).toEqual(Object.keys(wire).sort());
@@ -113,6 +115,7 @@ describe('alert wire <-> GraphQL', () => {
       discordConfig: null,
       teamsConfig: null,
       cooldownSeconds: 60,
+      muteWindows: [{ days: ['MON'], start: '16:00', end: '09:30', timeZone: 'America/New_York' }],
       ...times,
       lastTriggered: null,
       triggerCount: 0,
@@ -138,6 +141,7 @@ describe('alert wire <-> GraphQL', () => {
       discord_config: null,
       teams_config: null,
       cooldown_seconds: 60,
+      mute_windows: [{ days: ['mon'], start: '16:00', end: '09:30', time_zone: 'America/New_York' }],
       created_at: '2025-06-11T15:00:00.000Z',
       updated_at: '2025-06-11T15:01:00.000Z',
       last_triggered: null,
@@ -158,6 +162,7 @@ describe('alert wire <-> GraphQL', () => {
       'discord_config',
       'teams_config',
       'cooldown_seconds',
+      'mute_windows',
       'created_at',
       'updated_at',
       'last_triggered',
@@ -209,6 +214,7 @@ describe('alert wire <-> GraphQL', () => {
       discordConfig: { hasWebhookUrl: false },
       teamsConfig: null,
       cooldownSeconds: 0,
+      muteWindows: [],
       createdAt: '2025-06-11T15:00:00.000Z',
       updatedAt: '2025-06-11T15:00:00.000Z',
       lastTriggered: '2025-06-11T16:00:00.000Z',

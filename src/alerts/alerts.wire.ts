@@ -57,6 +57,12 @@ export function alertInputOfWire(alert: Readonly<Json>): Json {
   if ('slack_config' in alert) out.slackConfig = nested(alert.slack_config, toCamel);
   if ('discord_config' in alert) out.discordConfig = nested(alert.discord_config, toCamel);
   if ('teams_config' in alert) out.teamsConfig = nested(alert.teams_config, toCamel);
+  if (Array.isArray(alert.mute_windows))
+    out.muteWindows = alert.mute_windows.map((w) =>
+      nested(w, toCamel, (o, from) => {
+        o.days = spelledList(from.days);
+      }),
+    );
   if ('webhook_config' in alert) {
     out.webhookConfig = nested(alert.webhook_config, toCamel, (o, from) => {
       if (isObject(from.headers))
@@ -101,6 +107,7 @@ export function wireOfAlertInput(input: Json): Json {
   if ('emailConfig' in input) out.email_config = nested(input.emailConfig, toSnake);
   if ('chatConfig' in input) out.chat_config = nested(input.chatConfig, toSnake);
   if ('slackConfig' in input) out.slack_config = nested(input.slackConfig, toSnake);
+  if (Array.isArray(input.muteWindows)) out.mute_windows = input.muteWindows.map((w) => nested(w, toSnake));
   if ('discordConfig' in input) out.discord_config = nested(input.discordConfig, toSnake);
   if ('teamsConfig' in input) out.teams_config = nested(input.teamsConfig, toSnake);
   if ('webhookConfig' in input) {
@@ -178,6 +185,7 @@ export interface AlertView {
   readonly discord_config: { readonly has_webhook_url: boolean } | null;
   readonly teams_config: { readonly has_webhook_url: boolean } | null;
   readonly cooldown_seconds: number;
+  readonly mute_windows: Array<{ days: string[]; start: string; end: string; time_zone: string }>;
   readonly created_at: string;
   readonly updated_at: string;
   readonly last_triggered: string | null;
@@ -218,6 +226,12 @@ export function alertWire(alert: AlertData): AlertView {
     discord_config: discord && { has_webhook_url: discord.hasWebhookUrl },
     teams_config: teams && { has_webhook_url: teams.hasWebhookUrl },
     cooldown_seconds: alert.cooldownSeconds,
+    mute_windows: alert.muteWindows.map((w) => ({
+      days: w.days.map((d) => d.toLowerCase()),
+      start: w.start,
+      end: w.end,
+      time_zone: w.timeZone,
+    })),
     created_at: alert.createdAt,
     updated_at: alert.updatedAt,
     last_triggered: alert.lastTriggered,

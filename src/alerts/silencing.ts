@@ -1,10 +1,12 @@
 /**
  * Which firings are silenced: an alert that an owner's silence in force matches (silence.model.ts)
- * is held with `silence:<id>`. Pure: the silences are read by the caller, in the firing's
- * transaction.
+ * is held with `silence:<id>`; one whose own mute window holds the firing's time (mute-window.ts)
+ * with `mute_window:<index in its list>`. Pure: the silences are read by the caller, in the
+ * firing's transaction.
  */
 import type { AlertKey } from './alert.model.ts';
 import type { AlertEvent } from './alert-event.model.ts';
+import { type MuteWindow, mutingWindow } from './mute-window.ts';
 import { type Silence, silences } from './silence.model.ts';
 
 export interface Partitioned<A extends AlertKey> {
@@ -30,11 +32,13 @@ export function partitionSilenced<A extends AlertKey>(
 
 /** What silences `alert` for `event` at `now`, or null. */
 export function silencedBy(
-  alert: AlertKey,
+  alert: AlertKey & { readonly muteWindows?: readonly MuteWindow[] },
   active: readonly Silence[],
   event: AlertEvent,
   now: Date,
 ): string | null {
   const silence = active.find((s) => s.owner === alert.owner && silences(s, alert.id, event, now));
-  return silence ? `silence:${silence.id}` : null;
+  if (silence) return `silence:${silence.id}`;
+  const window = mutingWindow(alert.muteWindows ?? [], now);
+  return window >= 0 ? `mute_window:${window}` : null;
 }
