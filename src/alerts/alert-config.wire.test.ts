@@ -9,6 +9,7 @@ const configs: DeliveryConfigs = {
   slack: {},
   discord: {},
   teams: {},
+  alertmanager: { url: 'https://am.example.com/hook' },
 };
 
 const triggers: AlertTrigger[] = [
@@ -48,6 +49,7 @@ describe('stored alert configuration', () => {
       slack_config: {},
       discord_config: {},
       teams_config: {},
+      alertmanager_config: { url: 'https://am.example.com/hook' },
     });
   });
 
@@ -56,7 +58,15 @@ describe('stored alert configuration', () => {
       const stored = JSON.parse(JSON.stringify(storedConfig(trigger, configs)));
       expect(configOfStored(stored)).toEqual({ trigger, ...configs });
     }
-    const none = { email: null, chat: null, webhook: null, slack: null, discord: null, teams: null };
+    const none = {
+      email: null,
+      chat: null,
+      webhook: null,
+      slack: null,
+      discord: null,
+      teams: null,
+      alertmanager: null,
+    };
     expect(configOfStored(storedConfig(triggers[0]!, none))).toEqual({ trigger: triggers[0], ...none });
   });
 

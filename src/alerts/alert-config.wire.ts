@@ -6,14 +6,15 @@
  */
 import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
 import type {
+  AlertmanagerConfig,
   AlertTrigger,
   ChatConfig,
   DeliveryConfigs,
   DiscordConfig,
   EmailConfig,
   PriceDirection,
-  TeamsConfig,
   SlackConfig,
+  TeamsConfig,
   WebhookConfig,
   WebhookMethod,
 } from './alert.model.ts';
@@ -61,6 +62,10 @@ export interface WebhookConfigWire {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+export interface AlertmanagerConfigWire {
+  readonly url: string;
+}
+
 /** Empty: the webhook URL is a secret (Slack's, Discord's and Teams' alike). */
 export type SlackConfigWire = Readonly<Record<string, never>>;
 
@@ -76,6 +81,8 @@ export interface StoredAlertConfig {
   readonly discord_config?: SlackConfigWire | null;
   /** Absent on rows stored before Teams delivery existed. */
   readonly teams_config?: SlackConfigWire | null;
+  /** Absent on rows stored before Alertmanager delivery existed. */
+  readonly alertmanager_config?: AlertmanagerConfigWire | null;
   /** Absent on rows stored before mute windows existed (and when there are none). */
   readonly mute_windows?: MuteWindowWire[];
 }
@@ -219,6 +226,7 @@ export function storedConfig(
     slack_config: configs.slack && ({} satisfies SlackConfigWire),
     discord_config: configs.discord && ({} satisfies SlackConfigWire),
     teams_config: configs.teams && ({} satisfies SlackConfigWire),
+    alertmanager_config: configs.alertmanager && { url: configs.alertmanager.url },
   };
 }
 
@@ -231,5 +239,8 @@ export function configOfStored(stored: StoredAlertConfig): DeliveryConfigs & { t
     slack: stored.slack_config ? ({} satisfies SlackConfig) : null,
     discord: stored.discord_config ? ({} satisfies DiscordConfig) : null,
     teams: stored.teams_config ? ({} satisfies TeamsConfig) : null,
+    alertmanager: stored.alertmanager_config
+      ? ({ url: stored.alertmanager_config.url } satisfies AlertmanagerConfig)
+      : null,
   };
 }

@@ -192,6 +192,7 @@ describe('parseAlertInput', () => {
       slack: null,
       discord: null,
       teams: null,
+      alertmanager: null,
       cooldownSeconds: 60,
       muteWindows: [],
       secrets: {},

@@ -169,6 +169,14 @@ const hookConfig = z.strictObject({
     .optional(),
 });
 
+/** An Alertmanager webhook receiver: checked as a webhook's URL is. */
+const alertmanagerConfig = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(2_048)
+    .refine((url) => !carriesCredentials(url), { error: 'must not carry credentials' }),
+});
+
 export const alertInputSchema = z
   .strictObject({
     alert_id: alertIdSchema,
@@ -187,6 +195,7 @@ export const alertInputSchema = z
     slack_config: hookConfig.nullable().optional(),
     discord_config: hookConfig.nullable().optional(),
     teams_config: hookConfig.nullable().optional(),
+    alertmanager_config: alertmanagerConfig.nullable().optional(),
     cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
     mute_windows: muteWindowsSchema,
   })
@@ -228,6 +237,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
   const slack = alert.slack_config ?? null;
   const discord = alert.discord_config ?? null;
   const teams = alert.teams_config ?? null;
+  const alertmanager = alert.alertmanager_config ?? null;
   return {
     id: alert.alert_id,
     name: alert.name,
@@ -241,6 +251,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
     slack: slack && {},
     discord: discord && {},
     teams: teams && {},
+    alertmanager: alertmanager && { url: alertmanager.url },
     cooldownSeconds: alert.cooldown_seconds,
     muteWindows: alert.mute_windows.map(muteWindowOfWire),
     secrets: secretChanges({

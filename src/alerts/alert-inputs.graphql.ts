@@ -156,6 +156,16 @@ const TeamsConfigInput = builder.inputType('AlertTeamsConfigInput', {
   }),
 });
 
+const AlertmanagerConfigInput = builder.inputType('AlertAlertmanagerConfigInput', {
+  description: "Alertmanager delivery: Alertmanager's webhook body (version 4) sent to `url`.",
+  fields: (t) => ({
+    url: t.string({
+      required: true,
+      description: 'Receiver http(s) URL (private addresses are refused unless allowed).',
+    }),
+  }),
+});
+
 export const AlertInput = builder.inputType('AlertInput', {
   description:
     'A whole alert (create, or the full replacement on update). Secrets are write-only: on update, one left out keeps its stored value and null removes it.',
@@ -179,6 +189,10 @@ export const AlertInput = builder.inputType('AlertInput', {
     slackConfig: t.field({ type: SlackConfigInput, description: 'Required with SLACK.' }),
     discordConfig: t.field({ type: DiscordConfigInput, description: 'Required with DISCORD.' }),
     teamsConfig: t.field({ type: TeamsConfigInput, description: 'Required with TEAMS.' }),
+    alertmanagerConfig: t.field({
+      type: AlertmanagerConfigInput,
+      description: 'Required with ALERTMANAGER.',
+    }),
     cooldownSeconds: t.int({
       description: `Seconds after firing during which it does not fire again, 0 to ${MAX_COOLDOWN_SECONDS} (default ${DEFAULT_COOLDOWN_SECONDS}).`,
     }),

@@ -4,6 +4,7 @@ import { WatchdogEventTypeEnum } from '../watchdogs/watchdog-events.graphql.ts';
 import { EventSeverityEnum, WatchdogNameEnum } from '../watchdogs/watchdogs.graphql.ts';
 import {
   type Alert,
+  type AlertmanagerConfig,
   type AlertTrigger,
   type ChatConfig,
   DEFAULT_CHECK_INTERVAL_SECONDS,
@@ -55,6 +56,7 @@ const METHOD_DESCRIPTIONS: Readonly<Record<DeliveryMethod, string>> = {
   slack: 'A Block Kit message to a Slack incoming webhook (`slackConfig`).',
   discord: 'An embed to a Discord webhook (`discordConfig`).',
   teams: 'An Adaptive Card to a Microsoft Teams webhook or Workflows (`teamsConfig`).',
+  alertmanager: "Alertmanager's webhook body (version 4) to a URL (`alertmanagerConfig`).",
 };
 
 export const AlertDeliveryMethodEnum = builder.enumType('AlertDeliveryMethod', {
@@ -269,6 +271,15 @@ const TeamsConfigRef = builder.objectRef<Configured<TeamsConfig>>('AlertTeamsCon
   }),
 });
 
+const AlertmanagerConfigRef = builder
+  .objectRef<Configured<AlertmanagerConfig>>('AlertAlertmanagerConfig')
+  .implement({
+    description: 'Delivery of Alertmanager webhook bodies to a receiver. Value object: not normalised.',
+    fields: (t) => ({
+      url: t.string({ description: 'Receiver http(s) URL.', resolve: (c) => c.config.url }),
+    }),
+  });
+
 /** Another owner's alert (only admins list those): its owner is shown, and its id qualified by it. */
 const foreignOwner = (alert: Alert, viewerId: string): string | null =>
   alert.owner === viewerId ? null : alert.owner;
@@ -330,6 +341,12 @@ export const AlertRef = builder.objectRef<Alert>('Alert').implement({
       nullable: true,
       description: 'Teams settings; null when none are stored.',
       resolve: (a) => configured(a, a.teams),
+    }),
+    alertmanagerConfig: t.field({
+      type: AlertmanagerConfigRef,
+      nullable: true,
+      description: 'Alertmanager receiver settings; null when none are stored.',
+      resolve: (a) => configured(a, a.alertmanager),
     }),
     cooldownSeconds: t.exposeInt('cooldownSeconds', {
       description: 'Seconds after firing during which it does not fire again.',

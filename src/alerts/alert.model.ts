@@ -7,7 +7,15 @@
 import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
 import type { MuteWindow } from './mute-window.ts';
 
-export const DELIVERY_METHODS = ['email', 'chat', 'webhook', 'slack', 'discord', 'teams'] as const;
+export const DELIVERY_METHODS = [
+  'email',
+  'chat',
+  'webhook',
+  'slack',
+  'discord',
+  'teams',
+  'alertmanager',
+] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
 export const TRIGGER_TYPES = [
@@ -108,6 +116,11 @@ export type DiscordConfig = Readonly<Record<string, never>>;
 /** A Microsoft Teams incoming webhook or Workflows URL: its signature is in it (`teamsWebhookUrl`). */
 export type TeamsConfig = Readonly<Record<string, never>>;
 
+/** A receiver of Alertmanager's webhook body (version 4): anything built for Alertmanager. */
+export interface AlertmanagerConfig {
+  readonly url: string;
+}
+
 /** The write-only values of an alert: written, used to deliver, never answered. */
 export const SECRET_NAMES = [
   'smtpPassword',
@@ -146,6 +159,7 @@ export interface DeliveryConfigs {
   readonly slack: SlackConfig | null;
   readonly discord: DiscordConfig | null;
   readonly teams: TeamsConfig | null;
+  readonly alertmanager: AlertmanagerConfig | null;
 }
 
 /** An alert as a client writes it (create, or the whole alert on replace). */

@@ -15,6 +15,7 @@ export const ALERT_FIELDS =
   'chatConfig { chatIds hasBotToken } ' +
   'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
   'slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } teamsConfig { hasWebhookUrl } ' +
+  'alertmanagerConfig { url } ' +
   'cooldownSeconds muteWindows { days start end timeZone } createdAt updatedAt lastTriggered triggerCount owner';
 
 export const ATTEMPT_FIELDS =
@@ -65,6 +66,7 @@ export interface AlertData {
   readonly slackConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly discordConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly teamsConfig: { readonly hasWebhookUrl: boolean } | null;
+  readonly alertmanagerConfig: { readonly url: string } | null;
   readonly cooldownSeconds: number;
   readonly muteWindows: ReadonlyArray<{
     readonly days: readonly string[];
@@ -107,13 +109,15 @@ const ALERT_VARIABLES =
   '$delivery_methods: [AlertDeliveryMethod!]!, $email_config: AlertEmailConfigInput, ' +
   '$chat_config: AlertChatConfigInput, $webhook_config: AlertWebhookConfigInput, $slack_config: AlertSlackConfigInput, ' +
   '$discord_config: AlertDiscordConfigInput, $teams_config: AlertTeamsConfigInput, ' +
+  '$alertmanager_config: AlertAlertmanagerConfigInput, ' +
   '$cooldown_seconds: Int, $mute_windows: [AlertMuteWindowInput!]';
 
 const ALERT_INPUT =
   'name: $name, description: $description, enabled: $enabled, trigger: $trigger, ' +
   'deliveryMethods: $delivery_methods, emailConfig: $email_config, chatConfig: $chat_config, ' +
   'webhookConfig: $webhook_config, slackConfig: $slack_config, ' +
-  'discordConfig: $discord_config, teamsConfig: $teams_config, cooldownSeconds: $cooldown_seconds, muteWindows: $mute_windows';
+  'discordConfig: $discord_config, teamsConfig: $teams_config, ' +
+  'alertmanagerConfig: $alertmanager_config, cooldownSeconds: $cooldown_seconds, muteWindows: $mute_windows';
 
 export const CREATE_ALERT = `mutation CreateAlert($alert_id: String!, ${ALERT_VARIABLES}) {
   createAlert(input: { alertId: $alert_id, ${ALERT_INPUT} }) { ${ALERT_FIELDS} }

@@ -23,7 +23,7 @@ export interface AlertWrite {
 }
 
 export function alertOfRow(row: AlertRow): Alert {
-  const { trigger, email, chat, webhook, slack, discord, teams } = configOfStored(row.config);
+  const { trigger, email, chat, webhook, slack, discord, teams, alertmanager } = configOfStored(row.config);
   return {
     owner: row.owner,
     id: row.id,
@@ -38,6 +38,7 @@ export function alertOfRow(row: AlertRow): Alert {
     slack,
     discord,
     teams,
+    alertmanager,
     cooldownSeconds: row.cooldownSeconds,
     muteWindows: muteWindowsOfStored(row.config),
     secrets: { names: secretNamesOf(row.secretFields), sealed: row.secrets },

@@ -48,6 +48,7 @@ const alertSchema = z.object({
   slack_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
   discord_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
   teams_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
+  alertmanager_config: z.record(z.string(), z.unknown()).nullable(),
   cooldown_seconds: z.number().int(),
   mute_windows: z.array(
     z.object({ days: z.array(z.string()), start: z.string(), end: z.string(), time_zone: z.string() }),
@@ -108,7 +109,7 @@ const alertArguments: Record<string, ToolArgument> = {
   },
   delivery_methods: {
     schema: shape.delivery_methods,
-    description: 'email, chat, webhook, slack, discord and/or teams, each with its config',
+    description: 'email, chat, webhook, slack, discord, teams and/or alertmanager, each with its config',
   },
   email_config: {
     schema: shape.email_config,
@@ -132,6 +133,7 @@ const alertArguments: Record<string, ToolArgument> = {
     schema: shape.teams_config,
     description: '{webhook_url} (*.webhook.office.com, *.logic.azure.com)',
   },
+  alertmanager_config: { schema: shape.alertmanager_config, description: '{url}' },
   cooldown_seconds: {
     schema: shape.cooldown_seconds,
     description: 'Seconds between two firings (default 60)',

@@ -57,6 +57,7 @@ export function alertInputOfWire(alert: Readonly<Json>): Json {
   if ('slack_config' in alert) out.slackConfig = nested(alert.slack_config, toCamel);
   if ('discord_config' in alert) out.discordConfig = nested(alert.discord_config, toCamel);
   if ('teams_config' in alert) out.teamsConfig = nested(alert.teams_config, toCamel);
+  if ('alertmanager_config' in alert) out.alertmanagerConfig = nested(alert.alertmanager_config, toCamel);
   if (Array.isArray(alert.mute_windows))
     out.muteWindows = alert.mute_windows.map((w) =>
       nested(w, toCamel, (o, from) => {
@@ -110,6 +111,7 @@ export function wireOfAlertInput(input: Json): Json {
   if (Array.isArray(input.muteWindows)) out.mute_windows = input.muteWindows.map((w) => nested(w, toSnake));
   if ('discordConfig' in input) out.discord_config = nested(input.discordConfig, toSnake);
   if ('teamsConfig' in input) out.teams_config = nested(input.teamsConfig, toSnake);
+  if ('alertmanagerConfig' in input) out.alertmanager_config = nested(input.alertmanagerConfig, toSnake);
   if ('webhookConfig' in input) {
     out.webhook_config = nested(input.webhookConfig, toSnake, (w, from) => {
       if (Array.isArray(from.headers) && from.headers.every(isHeader)) w.headers = headerRecord(from.headers);
@@ -184,6 +186,7 @@ export interface AlertView {
   readonly slack_config: { readonly has_webhook_url: boolean } | null;
   readonly discord_config: { readonly has_webhook_url: boolean } | null;
   readonly teams_config: { readonly has_webhook_url: boolean } | null;
+  readonly alertmanager_config: { readonly url: string } | null;
   readonly cooldown_seconds: number;
   readonly mute_windows: Array<{ days: string[]; start: string; end: string; time_zone: string }>;
   readonly created_at: string;
@@ -198,6 +201,7 @@ export interface AlertView {
 export function alertWire(alert: AlertData): AlertView {
   const { emailConfig: email, chatConfig: chat, webhookConfig: webhook } = alert;
   const { slackConfig: slack, discordConfig: discord, teamsConfig: teams } = alert;
+  const alertmanager = alert.alertmanagerConfig;
   return {
     alert_id: alert.alertId,
     name: alert.name,
@@ -225,6 +229,7 @@ export function alertWire(alert: AlertData): AlertView {
     slack_config: slack && { has_webhook_url: slack.hasWebhookUrl },
     discord_config: discord && { has_webhook_url: discord.hasWebhookUrl },
     teams_config: teams && { has_webhook_url: teams.hasWebhookUrl },
+    alertmanager_config: alertmanager && { url: alertmanager.url },
     cooldown_seconds: alert.cooldownSeconds,
     mute_windows: alert.muteWindows.map((w) => ({
       days: w.days.map((d) => d.toLowerCase()),

@@ -10,6 +10,7 @@ import {
   type EmailConfig,
   type WebhookConfig,
 } from '../alert.model.ts';
+import { sendAlertmanager } from './alertmanager.ts';
 import { sendChat } from './chat.ts';
 import type { AttemptOutcome, AttemptRequest, Deliverer } from './delivery.model.ts';
 import { sendDiscord } from './discord.ts';
@@ -132,6 +133,13 @@ async function send(
       const to = ownTargets(request, [TEAMS_TARGET]);
       return 'missing' in to ? unconfigured(to.missing) : sendTeams({ url }, ctx, settings.options);
     }
+    case 'alertmanager': {
+      if (!alert.alertmanager) return unconfigured('the alert has no alertmanager_config');
+      const to = ownTargets(request, [alert.alertmanager.url]);
+      return 'missing' in to
+        ? unconfigured(to.missing)
+        : sendAlertmanager(alert.alertmanager, ctx, settings.options);
+    }
   }
 }
 
@@ -154,6 +162,7 @@ export function ownTargets(
     slack: 'Slack webhook',
     discord: 'Discord webhook',
     teams: 'Teams webhook',
+    alertmanager: 'Alertmanager receiver URL',
   }[request.method];
   return {
     missing: `the ${what} is no longer one of the alert's targets (the alert changed after it fired)`,

@@ -27,7 +27,7 @@ import { DISCORD_TARGET, SLACK_TARGET, TEAMS_TARGET } from './targets.ts';
 /**
  * The delivery units of an alert that fired, as a lateral join over its row: `methods` is its
  * `delivery_methods`, `config` its stored `config`. Gives `unit(method, target)`: one row per chat
- * id, email recipient, webhook URL, Slack, Discord and Teams webhook of each method (each once), or one with a null target for a
+ * id, email recipient, webhook and Alertmanager URL, Slack, Discord and Teams webhook of each method (each once), or one with a null target for a
  * method without configuration (its delivery then fails, naming what is missing). targets.ts says
  * the same in TypeScript.
  */
@@ -51,6 +51,8 @@ export function deliveryUnitsSql(methods: SQL, config: SQL): SQL {
         union all
         select ${TEAMS_TARGET}::text
           where um.method = 'teams' and jsonb_typeof(${config}->'teams_config') = 'object'
+        union all
+        select ${config}->'alertmanager_config'->>'url' where um.method = 'alertmanager'
       ) as targets(target)
       where target is not null
     ) as ut on true

@@ -1,9 +1,9 @@
 /**
- * One JSON POST to a chat service's incoming webhook (Slack, Discord), with the guards every HTTP
- * channel has: the SSRF guard and the connection pinned to the checked address (ssrf.ts,
- * pinned-http.ts), no redirects, and the answer read as webhook.ts reads it (2xx delivered; 408,
- * 429 and 5xx retried, honouring Retry-After; other 4xx final). The URL is the credential, so it
- * is kept out of every outcome's text.
+ * One JSON POST to a chat service's incoming webhook (Slack, Discord, Teams) or an Alertmanager
+ * receiver, with the guards every HTTP channel has: the SSRF guard and the connection pinned to the
+ * checked address (ssrf.ts, pinned-http.ts), no redirects, and the answer read as webhook.ts reads
+ * it (2xx delivered; 408, 429 and 5xx retried, honouring Retry-After; other 4xx final). A chat
+ * service's URL is its credential, so the URL is kept out of every outcome's text.
  */
 import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
 import { pinnedRequest } from './pinned-http.ts';

@@ -15,7 +15,7 @@ export interface DeliveryUnit {
 
 type Configured = Pick<
   Alert,
-  'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack' | 'discord' | 'teams'
+  'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack' | 'discord' | 'teams' | 'alertmanager'
 >;
 
 /**
@@ -43,6 +43,8 @@ export function targetsOf(alert: Configured, method: DeliveryMethod): readonly s
       return alert.discord ? [DISCORD_TARGET] : [];
     case 'teams':
       return alert.teams ? [TEAMS_TARGET] : [];
+    case 'alertmanager':
+      return alert.alertmanager ? [alert.alertmanager.url] : [];
   }
 }
 
@@ -88,5 +90,9 @@ export function destinationOf(alert: Alert, method: DeliveryMethod, target: stri
       return `discord ${alert.owner}/${alert.id}`;
     case 'teams':
       return `teams ${alert.owner}/${alert.id}`;
+    case 'alertmanager': {
+      const url = target ?? alert.alertmanager?.url ?? '';
+      return URL.canParse(url) ? `webhook ${new URL(url).host}` : 'webhook (no URL)';
+    }
   }
 }
