@@ -181,6 +181,7 @@ export const baseShape = {
     }),
   CHAT_BOT_TOKEN: optionalString,
   CHAT_API_BASE_URL: url('https://api.telegram.org'),
+  PAGERDUTY_EVENTS_URL: url('https://events.pagerduty.com/v2/enqueue'),
   // Alerts: where deliveries may go besides public addresses (hosts or CIDRs), how long one attempt
   // may take, how many attempts before a delivery fails, and the key that seals alert secrets.
   ALERT_DELIVERY_ALLOWED_HOSTS: z.string().default('').transform(symbolList),
@@ -898,6 +899,11 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
     group: 'alerts',
     description: prose`the Telegram-compatible bot API \`chat\` alerts post to
       (\`{base}/bot<token>/sendMessage\`)`,
+  },
+  PAGERDUTY_EVENTS_URL: {
+    group: 'alerts',
+    description: prose`the PagerDuty Events API v2 endpoint \`pagerduty\` alerts post to (a
+      PagerDuty EU account: \`https://events.eu.pagerduty.com/v2/enqueue\`)`,
   },
   ALERT_DELIVERY_ALLOWED_HOSTS: {
     group: 'alerts',

@@ -257,6 +257,7 @@ function deliveryConfigOf(s: Settings) {
       plaintextAuthHosts: s.SMTP_PLAINTEXT_AUTH_HOSTS,
     },
     chat: { botToken: s.CHAT_BOT_TOKEN, apiBaseUrl: s.CHAT_API_BASE_URL },
+    pagerduty: { eventsUrl: s.PAGERDUTY_EVENTS_URL },
     alerts: {
       /** Hosts and CIDRs deliveries may reach although they are private (local receivers, tests). */
       allowedHosts: s.ALERT_DELIVERY_ALLOWED_HOSTS,

@@ -9,6 +9,7 @@ const configs: DeliveryConfigs = {
   slack: {},
   discord: {},
   teams: {},
+  pagerduty: {},
   alertmanager: { url: 'https://am.example.com/hook' },
 };
 
@@ -49,6 +50,7 @@ describe('stored alert configuration', () => {
       slack_config: {},
       discord_config: {},
       teams_config: {},
+      pagerduty_config: {},
       alertmanager_config: { url: 'https://am.example.com/hook' },
     });
   });
@@ -66,6 +68,7 @@ describe('stored alert configuration', () => {
       discord: null,
       teams: null,
       alertmanager: null,
+      pagerduty: null,
     };
     expect(configOfStored(storedConfig(triggers[0]!, none))).toEqual({ trigger: triggers[0], ...none });
   });

@@ -12,6 +12,7 @@ import type {
   DeliveryConfigs,
   DiscordConfig,
   EmailConfig,
+  PagerDutyConfig,
   PriceDirection,
   SlackConfig,
   TeamsConfig,
@@ -81,6 +82,8 @@ export interface StoredAlertConfig {
   readonly discord_config?: SlackConfigWire | null;
   /** Absent on rows stored before Teams delivery existed. */
   readonly teams_config?: SlackConfigWire | null;
+  /** Absent on rows stored before PagerDuty delivery existed. */
+  readonly pagerduty_config?: SlackConfigWire | null;
   /** Absent on rows stored before Alertmanager delivery existed. */
   readonly alertmanager_config?: AlertmanagerConfigWire | null;
   /** Absent on rows stored before mute windows existed (and when there are none). */
@@ -226,6 +229,7 @@ export function storedConfig(
     slack_config: configs.slack && ({} satisfies SlackConfigWire),
     discord_config: configs.discord && ({} satisfies SlackConfigWire),
     teams_config: configs.teams && ({} satisfies SlackConfigWire),
+    pagerduty_config: configs.pagerduty && ({} satisfies SlackConfigWire),
     alertmanager_config: configs.alertmanager && { url: configs.alertmanager.url },
   };
 }
@@ -239,6 +243,7 @@ export function configOfStored(stored: StoredAlertConfig): DeliveryConfigs & { t
     slack: stored.slack_config ? ({} satisfies SlackConfig) : null,
     discord: stored.discord_config ? ({} satisfies DiscordConfig) : null,
     teams: stored.teams_config ? ({} satisfies TeamsConfig) : null,
+    pagerduty: stored.pagerduty_config ? ({} satisfies PagerDutyConfig) : null,
     alertmanager: stored.alertmanager_config
       ? ({ url: stored.alertmanager_config.url } satisfies AlertmanagerConfig)
       : null,

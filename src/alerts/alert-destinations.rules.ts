@@ -37,7 +37,7 @@ export async function destinationIssues(
   settings: DestinationSettings,
 ): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
-  const { email, webhook, slack, discord, teams, alertmanager } = configs;
+  const { email, webhook, slack, discord, teams, alertmanager, pagerduty } = configs;
   const hook = (field: string, url: string | undefined, service: HookService) => {
     const problem = url === undefined ? 'is required' : hookUrlProblem(url, service, settings.allowedHosts);
     if (problem) issues.push({ field, message: problem });
@@ -45,6 +45,8 @@ export async function destinationIssues(
   if (slack) hook('slack_config.webhook_url', secrets.slackWebhookUrl, SLACK_HOOK);
   if (discord) hook('discord_config.webhook_url', secrets.discordWebhookUrl, DISCORD_HOOK);
   if (teams) hook('teams_config.webhook_url', secrets.teamsWebhookUrl, TEAMS_HOOK);
+  if (pagerduty && secrets.pagerdutyRoutingKey === undefined)
+    issues.push({ field: 'pagerduty_config.routing_key', message: 'is required' });
   if (alertmanager) {
     const refused = await literalHostRefusal(new URL(alertmanager.url).hostname, settings.allowedHosts);
     if (refused) issues.push({ field: 'alertmanager_config.url', message: `refused: ${refused}` });

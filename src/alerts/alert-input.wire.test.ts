@@ -193,6 +193,7 @@ describe('parseAlertInput', () => {
       discord: null,
       teams: null,
       alertmanager: null,
+      pagerduty: null,
       cooldownSeconds: 60,
       muteWindows: [],
       secrets: {},

@@ -177,6 +177,17 @@ const alertmanagerConfig = z.strictObject({
     .refine((url) => !carriesCredentials(url), { error: 'must not carry credentials' }),
 });
 
+/** An Events API v2 integration key (32 characters as PagerDuty issues them; bounded loosely). */
+const pagerdutyConfig = z.strictObject({
+  routing_key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{20,64}$/, {
+      error: 'must be a PagerDuty integration key (20-64 letters and digits)',
+    })
+    .nullable()
+    .optional(),
+});
+
 export const alertInputSchema = z
   .strictObject({
     alert_id: alertIdSchema,
@@ -196,6 +207,7 @@ export const alertInputSchema = z
     discord_config: hookConfig.nullable().optional(),
     teams_config: hookConfig.nullable().optional(),
     alertmanager_config: alertmanagerConfig.nullable().optional(),
+    pagerduty_config: pagerdutyConfig.nullable().optional(),
     cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
     mute_windows: muteWindowsSchema,
   })
@@ -238,6 +250,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
   const discord = alert.discord_config ?? null;
   const teams = alert.teams_config ?? null;
   const alertmanager = alert.alertmanager_config ?? null;
+  const pagerduty = alert.pagerduty_config ?? null;
   return {
     id: alert.alert_id,
     name: alert.name,
@@ -252,6 +265,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
     discord: discord && {},
     teams: teams && {},
     alertmanager: alertmanager && { url: alertmanager.url },
+    pagerduty: pagerduty && {},
     cooldownSeconds: alert.cooldown_seconds,
     muteWindows: alert.mute_windows.map(muteWindowOfWire),
     secrets: secretChanges({
@@ -262,6 +276,7 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
       slackWebhookUrl: slack?.webhook_url,
       discordWebhookUrl: discord?.webhook_url,
       teamsWebhookUrl: teams?.webhook_url,
+      pagerdutyRoutingKey: pagerduty?.routing_key,
     }),
   };
 }

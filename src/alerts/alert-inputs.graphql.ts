@@ -166,6 +166,15 @@ const AlertmanagerConfigInput = builder.inputType('AlertAlertmanagerConfigInput'
   }),
 });
 
+const PagerDutyConfigInput = builder.inputType('AlertPagerDutyConfigInput', {
+  description: 'PagerDuty delivery: an Events API v2 trigger.',
+  fields: (t) => ({
+    routingKey: t.string({
+      description: `The integration's routing key (20-64 letters and digits), required unless one is stored. ${SECRET_RULE}`,
+    }),
+  }),
+});
+
 export const AlertInput = builder.inputType('AlertInput', {
   description:
     'A whole alert (create, or the full replacement on update). Secrets are write-only: on update, one left out keeps its stored value and null removes it.',
@@ -189,6 +198,7 @@ export const AlertInput = builder.inputType('AlertInput', {
     slackConfig: t.field({ type: SlackConfigInput, description: 'Required with SLACK.' }),
     discordConfig: t.field({ type: DiscordConfigInput, description: 'Required with DISCORD.' }),
     teamsConfig: t.field({ type: TeamsConfigInput, description: 'Required with TEAMS.' }),
+    pagerdutyConfig: t.field({ type: PagerDutyConfigInput, description: 'Required with PAGERDUTY.' }),
     alertmanagerConfig: t.field({
       type: AlertmanagerConfigInput,
       description: 'Required with ALERTMANAGER.',

@@ -15,6 +15,7 @@ import {
   type EmailConfig,
   type EventFilter,
   hasSecret,
+  type PagerDutyConfig,
   type SlackConfig,
   type TeamsConfig,
   type TriggerType,
@@ -56,6 +57,7 @@ const METHOD_DESCRIPTIONS: Readonly<Record<DeliveryMethod, string>> = {
   slack: 'A Block Kit message to a Slack incoming webhook (`slackConfig`).',
   discord: 'An embed to a Discord webhook (`discordConfig`).',
   teams: 'An Adaptive Card to a Microsoft Teams webhook or Workflows (`teamsConfig`).',
+  pagerduty: 'A PagerDuty Events API v2 trigger (`pagerdutyConfig`).',
   alertmanager: "Alertmanager's webhook body (version 4) to a URL (`alertmanagerConfig`).",
 };
 
@@ -280,6 +282,16 @@ const AlertmanagerConfigRef = builder
     }),
   });
 
+const PagerDutyConfigRef = builder.objectRef<Configured<PagerDutyConfig>>('AlertPagerDutyConfig').implement({
+  description: 'PagerDuty Events API v2 delivery. Value object: not normalised.',
+  fields: (t) => ({
+    hasRoutingKey: t.boolean({
+      description: 'Whether the routing key is stored (never returned).',
+      resolve: (c) => hasSecret(c.alert, 'pagerdutyRoutingKey'),
+    }),
+  }),
+});
+
 /** Another owner's alert (only admins list those): its owner is shown, and its id qualified by it. */
 const foreignOwner = (alert: Alert, viewerId: string): string | null =>
   alert.owner === viewerId ? null : alert.owner;
@@ -341,6 +353,12 @@ export const AlertRef = builder.objectRef<Alert>('Alert').implement({
       nullable: true,
       description: 'Teams settings; null when none are stored.',
       resolve: (a) => configured(a, a.teams),
+    }),
+    pagerdutyConfig: t.field({
+      type: PagerDutyConfigRef,
+      nullable: true,
+      description: 'PagerDuty settings; null when none are stored.',
+      resolve: (a) => configured(a, a.pagerduty),
     }),
     alertmanagerConfig: t.field({
       type: AlertmanagerConfigRef,

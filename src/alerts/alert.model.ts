@@ -15,6 +15,7 @@ export const DELIVERY_METHODS = [
   'discord',
   'teams',
   'alertmanager',
+  'pagerduty',
 ] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
@@ -116,6 +117,9 @@ export type DiscordConfig = Readonly<Record<string, never>>;
 /** A Microsoft Teams incoming webhook or Workflows URL: its signature is in it (`teamsWebhookUrl`). */
 export type TeamsConfig = Readonly<Record<string, never>>;
 
+/** PagerDuty Events API v2: the integration's routing key is a secret (`pagerdutyRoutingKey`). */
+export type PagerDutyConfig = Readonly<Record<string, never>>;
+
 /** A receiver of Alertmanager's webhook body (version 4): anything built for Alertmanager. */
 export interface AlertmanagerConfig {
   readonly url: string;
@@ -130,6 +134,7 @@ export const SECRET_NAMES = [
   'slackWebhookUrl',
   'discordWebhookUrl',
   'teamsWebhookUrl',
+  'pagerdutyRoutingKey',
 ] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type AlertSecrets = { readonly [K in SecretName]?: string };
@@ -143,6 +148,7 @@ export const SECRET_METHOD: Readonly<Record<SecretName, DeliveryMethod>> = {
   slackWebhookUrl: 'slack',
   discordWebhookUrl: 'discord',
   teamsWebhookUrl: 'teams',
+  pagerdutyRoutingKey: 'pagerduty',
 };
 
 /**
@@ -160,6 +166,7 @@ export interface DeliveryConfigs {
   readonly discord: DiscordConfig | null;
   readonly teams: TeamsConfig | null;
   readonly alertmanager: AlertmanagerConfig | null;
+  readonly pagerduty: PagerDutyConfig | null;
 }
 
 /** An alert as a client writes it (create, or the whole alert on replace). */

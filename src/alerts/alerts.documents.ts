@@ -15,7 +15,7 @@ export const ALERT_FIELDS =
   'chatConfig { chatIds hasBotToken } ' +
   'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
   'slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } teamsConfig { hasWebhookUrl } ' +
-  'alertmanagerConfig { url } ' +
+  'alertmanagerConfig { url } pagerdutyConfig { hasRoutingKey } ' +
   'cooldownSeconds muteWindows { days start end timeZone } createdAt updatedAt lastTriggered triggerCount owner';
 
 export const ATTEMPT_FIELDS =
@@ -67,6 +67,7 @@ export interface AlertData {
   readonly discordConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly teamsConfig: { readonly hasWebhookUrl: boolean } | null;
   readonly alertmanagerConfig: { readonly url: string } | null;
+  readonly pagerdutyConfig: { readonly hasRoutingKey: boolean } | null;
   readonly cooldownSeconds: number;
   readonly muteWindows: ReadonlyArray<{
     readonly days: readonly string[];
@@ -109,7 +110,7 @@ const ALERT_VARIABLES =
   '$delivery_methods: [AlertDeliveryMethod!]!, $email_config: AlertEmailConfigInput, ' +
   '$chat_config: AlertChatConfigInput, $webhook_config: AlertWebhookConfigInput, $slack_config: AlertSlackConfigInput, ' +
   '$discord_config: AlertDiscordConfigInput, $teams_config: AlertTeamsConfigInput, ' +
-  '$alertmanager_config: AlertAlertmanagerConfigInput, ' +
+  '$alertmanager_config: AlertAlertmanagerConfigInput, $pagerduty_config: AlertPagerDutyConfigInput, ' +
   '$cooldown_seconds: Int, $mute_windows: [AlertMuteWindowInput!]';
 
 const ALERT_INPUT =
@@ -117,7 +118,7 @@ const ALERT_INPUT =
   'deliveryMethods: $delivery_methods, emailConfig: $email_config, chatConfig: $chat_config, ' +
   'webhookConfig: $webhook_config, slackConfig: $slack_config, ' +
   'discordConfig: $discord_config, teamsConfig: $teams_config, ' +
-  'alertmanagerConfig: $alertmanager_config, cooldownSeconds: $cooldown_seconds, muteWindows: $mute_windows';
+  'alertmanagerConfig: $alertmanager_config, pagerdutyConfig: $pagerduty_config, cooldownSeconds: $cooldown_seconds, muteWindows: $mute_windows';
 
 export const CREATE_ALERT = `mutation CreateAlert($alert_id: String!, ${ALERT_VARIABLES}) {
   createAlert(input: { alertId: $alert_id, ${ALERT_INPUT} }) { ${ALERT_FIELDS} }

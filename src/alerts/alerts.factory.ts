@@ -46,6 +46,7 @@ export interface AlertsConfig {
     readonly plaintextAuthHosts: readonly string[];
   };
   readonly chat: { readonly botToken: string | undefined; readonly apiBaseUrl: string };
+  readonly pagerduty: { readonly eventsUrl: string };
   readonly database: { readonly url: string | undefined; readonly dataDir: string };
 }
 
@@ -100,6 +101,7 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
   const deliver = createDeliverer((alert) => store.secretsOf(alert), {
     smtp: config.smtp,
     chat: config.chat,
+    pagerdutyEventsUrl: config.pagerduty.eventsUrl,
     options: {
       timeoutMs: config.alerts.timeoutMs,
       allowedHosts,

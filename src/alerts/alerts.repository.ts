@@ -23,7 +23,9 @@ export interface AlertWrite {
 }
 
 export function alertOfRow(row: AlertRow): Alert {
-  const { trigger, email, chat, webhook, slack, discord, teams, alertmanager } = configOfStored(row.config);
+  const { trigger, email, chat, webhook, slack, discord, teams, alertmanager, pagerduty } = configOfStored(
+    row.config,
+  );
   return {
     owner: row.owner,
     id: row.id,
@@ -39,6 +41,7 @@ export function alertOfRow(row: AlertRow): Alert {
     discord,
     teams,
     alertmanager,
+    pagerduty,
     cooldownSeconds: row.cooldownSeconds,
     muteWindows: muteWindowsOfStored(row.config),
     secrets: { names: secretNamesOf(row.secretFields), sealed: row.secrets },

@@ -49,6 +49,7 @@ const alertSchema = z.object({
   discord_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
   teams_config: z.record(z.string(), z.unknown()).nullable().describe('has_webhook_url'),
   alertmanager_config: z.record(z.string(), z.unknown()).nullable(),
+  pagerduty_config: z.record(z.string(), z.unknown()).nullable().describe('has_routing_key'),
   cooldown_seconds: z.number().int(),
   mute_windows: z.array(
     z.object({ days: z.array(z.string()), start: z.string(), end: z.string(), time_zone: z.string() }),
@@ -90,7 +91,7 @@ const switchSchema = z.object({
 
 const SECRETS =
   'Secrets (email_config.smtp_password, chat_config.bot_token, webhook_config.auth_token, ' +
-  'webhook_config.signing_secret, slack_config.webhook_url, discord_config.webhook_url, teams_config.webhook_url) are write-only: answers carry has_* flags instead.';
+  'webhook_config.signing_secret, slack_config.webhook_url, discord_config.webhook_url, teams_config.webhook_url, pagerduty_config.routing_key) are write-only: answers carry has_* flags instead.';
 
 /** The alert's fields as arguments: each checked by the store's schema, as the REST body is. */
 const { shape } = alertInputSchema;
@@ -109,7 +110,8 @@ const alertArguments: Record<string, ToolArgument> = {
   },
   delivery_methods: {
     schema: shape.delivery_methods,
-    description: 'email, chat, webhook, slack, discord, teams and/or alertmanager, each with its config',
+    description:
+      'email, chat, webhook, slack, discord, teams, alertmanager and/or pagerduty, each with its config',
   },
   email_config: {
     schema: shape.email_config,
@@ -134,6 +136,7 @@ const alertArguments: Record<string, ToolArgument> = {
     description: '{webhook_url} (*.webhook.office.com, *.logic.azure.com)',
   },
   alertmanager_config: { schema: shape.alertmanager_config, description: '{url}' },
+  pagerduty_config: { schema: shape.pagerduty_config, description: '{routing_key}' },
   cooldown_seconds: {
     schema: shape.cooldown_seconds,
     description: 'Seconds between two firings (default 60)',

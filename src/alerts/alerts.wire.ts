@@ -57,6 +57,7 @@ export function alertInputOfWire(alert: Readonly<Json>): Json {
   if ('slack_config' in alert) out.slackConfig = nested(alert.slack_config, toCamel);
   if ('discord_config' in alert) out.discordConfig = nested(alert.discord_config, toCamel);
   if ('teams_config' in alert) out.teamsConfig = nested(alert.teams_config, toCamel);
+  if ('pagerduty_config' in alert) out.pagerdutyConfig = nested(alert.pagerduty_config, toCamel);
   if ('alertmanager_config' in alert) out.alertmanagerConfig = nested(alert.alertmanager_config, toCamel);
   if (Array.isArray(alert.mute_windows))
     out.muteWindows = alert.mute_windows.map((w) =>
@@ -111,6 +112,7 @@ export function wireOfAlertInput(input: Json): Json {
   if (Array.isArray(input.muteWindows)) out.mute_windows = input.muteWindows.map((w) => nested(w, toSnake));
   if ('discordConfig' in input) out.discord_config = nested(input.discordConfig, toSnake);
   if ('teamsConfig' in input) out.teams_config = nested(input.teamsConfig, toSnake);
+  if ('pagerdutyConfig' in input) out.pagerduty_config = nested(input.pagerdutyConfig, toSnake);
   if ('alertmanagerConfig' in input) out.alertmanager_config = nested(input.alertmanagerConfig, toSnake);
   if ('webhookConfig' in input) {
     out.webhook_config = nested(input.webhookConfig, toSnake, (w, from) => {
@@ -187,6 +189,7 @@ export interface AlertView {
   readonly discord_config: { readonly has_webhook_url: boolean } | null;
   readonly teams_config: { readonly has_webhook_url: boolean } | null;
   readonly alertmanager_config: { readonly url: string } | null;
+  readonly pagerduty_config: { readonly has_routing_key: boolean } | null;
   readonly cooldown_seconds: number;
   readonly mute_windows: Array<{ days: string[]; start: string; end: string; time_zone: string }>;
   readonly created_at: string;
@@ -202,6 +205,7 @@ export function alertWire(alert: AlertData): AlertView {
   const { emailConfig: email, chatConfig: chat, webhookConfig: webhook } = alert;
   const { slackConfig: slack, discordConfig: discord, teamsConfig: teams } = alert;
   const alertmanager = alert.alertmanagerConfig;
+  const pagerduty = alert.pagerdutyConfig;
   return {
     alert_id: alert.alertId,
     name: alert.name,
@@ -230,6 +234,7 @@ export function alertWire(alert: AlertData): AlertView {
     discord_config: discord && { has_webhook_url: discord.hasWebhookUrl },
     teams_config: teams && { has_webhook_url: teams.hasWebhookUrl },
     alertmanager_config: alertmanager && { url: alertmanager.url },
+    pagerduty_config: pagerduty && { has_routing_key: pagerduty.hasRoutingKey },
     cooldown_seconds: alert.cooldownSeconds,
     mute_windows: alert.muteWindows.map((w) => ({
       days: w.days.map((d) => d.toLowerCase()),

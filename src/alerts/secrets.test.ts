@@ -43,6 +43,7 @@ describe('sealed names', () => {
       'slack_webhook_url',
       'discord_webhook_url',
       'teams_webhook_url',
+      'pagerduty_routing_key',
     ]);
     expect(secretNamesOf(['signing_secret', 'bot_token', 'not_ours'])).toEqual(['botToken', 'signingSecret']);
     // The chat services' webhook URLs carry their tokens: sealed like every other secret.

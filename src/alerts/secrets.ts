@@ -24,6 +24,7 @@ export const SEALED_NAME: Readonly<Record<SecretName, string>> = {
   slackWebhookUrl: 'slack_webhook_url',
   discordWebhookUrl: 'discord_webhook_url',
   teamsWebhookUrl: 'teams_webhook_url',
+  pagerdutyRoutingKey: 'pagerduty_routing_key',
 };
 
 /** The secrets a sealed value holds, as sealed. */
@@ -35,6 +36,7 @@ const sealedSchema = z.object({
   slack_webhook_url: z.string().optional(),
   discord_webhook_url: z.string().optional(),
   teams_webhook_url: z.string().optional(),
+  pagerduty_routing_key: z.string().optional(),
 });
 
 /** The secrets named by a stored list of sealed names (unknown names are not ours: ignored). */
@@ -149,5 +151,8 @@ function secretsOfSealed(sealed: z.output<typeof sealedSchema>): AlertSecrets {
     ...(sealed.slack_webhook_url !== undefined ? { slackWebhookUrl: sealed.slack_webhook_url } : {}),
     ...(sealed.discord_webhook_url !== undefined ? { discordWebhookUrl: sealed.discord_webhook_url } : {}),
     ...(sealed.teams_webhook_url !== undefined ? { teamsWebhookUrl: sealed.teams_webhook_url } : {}),
+    ...(sealed.pagerduty_routing_key !== undefined
+      ? { pagerdutyRoutingKey: sealed.pagerduty_routing_key }
+      : {}),
   };
 }

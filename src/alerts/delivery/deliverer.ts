@@ -15,9 +15,10 @@ import { sendChat } from './chat.ts';
 import type { AttemptOutcome, AttemptRequest, Deliverer } from './delivery.model.ts';
 import { sendDiscord } from './discord.ts';
 import { sendEmail } from './email.ts';
+import { sendPagerDuty } from './pagerduty.ts';
 import { sendSlack } from './slack.ts';
 import { loginFields, type SmtpServerSettings, smtpLoginOf } from './smtp-credentials.rules.ts';
-import { DISCORD_TARGET, SLACK_TARGET, TEAMS_TARGET } from './targets.ts';
+import { DISCORD_TARGET, PAGERDUTY_TARGET, SLACK_TARGET, TEAMS_TARGET } from './targets.ts';
 import { sendTeams } from './teams.ts';
 import type { ChatTarget, DeliveryContext, EmailOptions, EmailTarget, WebhookTarget } from './types.ts';
 import { sendWebhook } from './webhook.ts';
@@ -34,6 +35,8 @@ export interface ChatDefaults {
 export interface DelivererSettings {
   readonly smtp: SmtpDefaults;
   readonly chat: ChatDefaults;
+  /** PAGERDUTY_EVENTS_URL. */
+  readonly pagerdutyEventsUrl: string;
   readonly options: EmailOptions;
 }
 
@@ -133,6 +136,14 @@ async function send(
       const to = ownTargets(request, [TEAMS_TARGET]);
       return 'missing' in to ? unconfigured(to.missing) : sendTeams({ url }, ctx, settings.options);
     }
+    case 'pagerduty': {
+      if (!alert.pagerduty) return unconfigured('the alert has no pagerduty_config');
+      const routingKey = secrets.pagerdutyRoutingKey;
+      if (!routingKey) return unconfigured('no routing key: set pagerduty_config.routing_key');
+      const to = ownTargets(request, [PAGERDUTY_TARGET]);
+      const target = { eventsUrl: settings.pagerdutyEventsUrl, routingKey };
+      return 'missing' in to ? unconfigured(to.missing) : sendPagerDuty(target, ctx, settings.options);
+    }
     case 'alertmanager': {
       if (!alert.alertmanager) return unconfigured('the alert has no alertmanager_config');
       const to = ownTargets(request, [alert.alertmanager.url]);
@@ -162,6 +173,7 @@ export function ownTargets(
     slack: 'Slack webhook',
     discord: 'Discord webhook',
     teams: 'Teams webhook',
+    pagerduty: 'PagerDuty integration',
     alertmanager: 'Alertmanager receiver URL',
   }[request.method];
   return {

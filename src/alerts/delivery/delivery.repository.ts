@@ -22,7 +22,7 @@ import {
 } from '../alerts.sql.ts';
 import type { AttemptStatus, DeliveryAttempt } from './delivery.model.ts';
 import { roundStartSql } from './redelivery.repository.ts';
-import { DISCORD_TARGET, SLACK_TARGET, TEAMS_TARGET } from './targets.ts';
+import { DISCORD_TARGET, PAGERDUTY_TARGET, SLACK_TARGET, TEAMS_TARGET } from './targets.ts';
 
 /**
  * The delivery units of an alert that fired, as a lateral join over its row: `methods` is its
@@ -51,6 +51,9 @@ export function deliveryUnitsSql(methods: SQL, config: SQL): SQL {
         union all
         select ${TEAMS_TARGET}::text
           where um.method = 'teams' and jsonb_typeof(${config}->'teams_config') = 'object'
+        union all
+        select ${PAGERDUTY_TARGET}::text
+          where um.method = 'pagerduty' and jsonb_typeof(${config}->'pagerduty_config') = 'object'
         union all
         select ${config}->'alertmanager_config'->>'url' where um.method = 'alertmanager'
       ) as targets(target)

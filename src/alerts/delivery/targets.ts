@@ -15,7 +15,15 @@ export interface DeliveryUnit {
 
 type Configured = Pick<
   Alert,
-  'deliveryMethods' | 'email' | 'chat' | 'webhook' | 'slack' | 'discord' | 'teams' | 'alertmanager'
+  | 'deliveryMethods'
+  | 'email'
+  | 'chat'
+  | 'webhook'
+  | 'slack'
+  | 'discord'
+  | 'teams'
+  | 'alertmanager'
+  | 'pagerduty'
 >;
 
 /**
@@ -27,6 +35,8 @@ export const SLACK_TARGET = 'slack webhook';
 export const DISCORD_TARGET = 'discord webhook';
 /** The same for Teams. */
 export const TEAMS_TARGET = 'teams webhook';
+/** The same for PagerDuty (its routing key is the secret). */
+export const PAGERDUTY_TARGET = 'pagerduty events';
 
 /** The targets of one method, each once. */
 export function targetsOf(alert: Configured, method: DeliveryMethod): readonly string[] {
@@ -43,6 +53,8 @@ export function targetsOf(alert: Configured, method: DeliveryMethod): readonly s
       return alert.discord ? [DISCORD_TARGET] : [];
     case 'teams':
       return alert.teams ? [TEAMS_TARGET] : [];
+    case 'pagerduty':
+      return alert.pagerduty ? [PAGERDUTY_TARGET] : [];
     case 'alertmanager':
       return alert.alertmanager ? [alert.alertmanager.url] : [];
   }
@@ -90,6 +102,9 @@ export function destinationOf(alert: Alert, method: DeliveryMethod, target: stri
       return `discord ${alert.owner}/${alert.id}`;
     case 'teams':
       return `teams ${alert.owner}/${alert.id}`;
+    case 'pagerduty':
+      // PagerDuty limits each routing key on its own.
+      return `pagerduty ${alert.owner}/${alert.id}`;
     case 'alertmanager': {
       const url = target ?? alert.alertmanager?.url ?? '';
       return URL.canParse(url) ? `webhook ${new URL(url).host}` : 'webhook (no URL)';
