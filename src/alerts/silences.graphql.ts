@@ -34,10 +34,22 @@ const MatchersRef = builder.objectRef<SilenceMatchers>('AlertSilenceMatchers').i
   description:
     'Which firings a silence holds: the fields of an alert’s event filter plus alert ids, lists AND-ed, values inside one list OR-ed, an empty list matching any (an event about no asset passes an asset list). Value object: not normalised.',
   fields: (t) => ({
-    eventTypes: t.field({ type: [WatchdogEventTypeEnum], resolve: (m) => m.eventTypes }),
-    severities: t.field({ type: [EventSeverityEnum], resolve: (m) => m.severities }),
+    eventTypes: t.field({
+      type: [WatchdogEventTypeEnum],
+      description: 'Event types (empty: any).',
+      resolve: (m) => m.eventTypes,
+    }),
+    severities: t.field({
+      type: [EventSeverityEnum],
+      description: 'Severities (empty: any).',
+      resolve: (m) => m.severities,
+    }),
     assets: t.stringList({ description: 'Symbols, upper case.', resolve: (m) => m.assets }),
-    watchdogs: t.field({ type: [WatchdogNameEnum], resolve: (m) => m.watchdogs }),
+    watchdogs: t.field({
+      type: [WatchdogNameEnum],
+      description: 'Emitting watchdogs (empty: any).',
+      resolve: (m) => m.watchdogs,
+    }),
     alertIds: t.stringList({ description: 'Alert ids (empty: any).', resolve: (m) => m.alertIds }),
   }),
 });
@@ -45,16 +57,35 @@ const MatchersRef = builder.objectRef<SilenceMatchers>('AlertSilenceMatchers').i
 export const SilenceRef = builder.objectRef<Silence>('AlertSilence').implement({
   description: 'A silence: while active, the owner’s matching firings are recorded as `silenced`.',
   fields: (t) => ({
-    id: t.exposeString('id'),
-    owner: t.exposeString('owner'),
-    matchers: t.field({ type: MatchersRef, resolve: (s) => s.matchers }),
-    startsAt: t.field({ type: 'DateTime', resolve: (s) => s.startsAt }),
-    endsAt: t.field({ type: 'DateTime', resolve: (s) => s.endsAt }),
-    comment: t.exposeString('comment'),
+    id: t.exposeID('id', { description: 'Its id, chosen by the server; pass it to expire or delete it.' }),
+    owner: t.exposeString('owner', {
+      description: "Its owner's principal id (the API key's, or `anonymous`).",
+    }),
+    matchers: t.field({
+      type: MatchersRef,
+      description: 'Which firings it holds.',
+      resolve: (s) => s.matchers,
+    }),
+    startsAt: t.field({
+      type: 'DateTime',
+      description: 'When it starts holding firings.',
+      resolve: (s) => s.startsAt,
+    }),
+    endsAt: t.field({
+      type: 'DateTime',
+      description: 'When it stops (expiring it sets this to now).',
+      resolve: (s) => s.endsAt,
+    }),
+    comment: t.exposeString('comment', { description: 'Why, as its creator wrote it.' }),
     createdBy: t.exposeString('createdBy', { description: 'The name of the key that created it.' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (s) => s.createdAt }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When it was created.',
+      resolve: (s) => s.createdAt,
+    }),
     state: t.field({
       type: SilenceStateEnum,
+      description: 'PENDING before startsAt, ACTIVE until endsAt, EXPIRED after.',
       resolve: (s, _args, ctx) => silenceState(s, alertsDeps(ctx).alerts.silences.now()),
     }),
   }),
@@ -116,7 +147,7 @@ builder.mutationField('createAlertSilence', (t) =>
     type: SilenceRef,
     description:
       'Silences the caller’s matching firings from startsAt to endsAt: they are recorded as `silenced` and deliver nothing. TOO_MANY_SILENCES past the bound; a bad field is INVALID_ARGUMENTS.',
-    args: { input: t.arg({ type: SilenceInput, required: true }) },
+    args: { input: t.arg({ type: SilenceInput, required: true, description: 'The silence.' }) },
     resolve: (_root, { input }, ctx) =>
       alertsDeps(ctx).alerts.silences.create(ctx.viewer.principal, wireOf(input)),
   }),
