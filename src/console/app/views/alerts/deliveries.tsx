@@ -1,7 +1,8 @@
 /** Test-send results and the delivery record of one alert. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type ApiError, fetchQuery } from '../../api.ts';
+import { type ApiError, apiError, fetchQuery, mutate, useStore } from '../../api.ts';
 import { Badge, Card, Empty, ErrorNote, formatNumber, formatTime, Loading } from '../../ui.tsx';
+import { can, viewer } from '../../viewer.ts';
 import { type AttemptStatus, DELIVERIES_QUERY, type DeliveryAttempt, type TestSend, words } from './model.ts';
 
 const REFRESH_MS = 4000;
@@ -103,11 +104,19 @@ export function Deliveries({
 }) {
   const [round, setRound] = useState(0);
   const { rows, error, at } = useDeliveries(alertId, round + refresh);
+  const who = useStore(viewer);
+  const redelivery = useRedelivery(alertId, () => setRound((r) => r + 1));
   const box = useRef<HTMLDivElement>(null);
   // Opened from a row further down: bring the record into view.
   useEffect(() => box.current?.scrollIntoView({ block: 'nearest' }), [alertId]);
+  const failed = !!rows?.some((r) => r.status === 'FAILED');
   const actions = (
     <>
+      {can(who, 'WRITE') && failed ? (
+        <button type="button" disabled={redelivery.busy} onClick={redelivery.run}>
+          {redelivery.busy ? 'Redelivering…' : 'Redeliver failed'}
+        </button>
+      ) : null}
       <button type="button" onClick={() => setRound((r) => r + 1)}>
         Refresh
       </button>
@@ -123,6 +132,12 @@ export function Deliveries({
           Alert <span class="mono">{alertId}</span>: the newest {LIMIT} attempts, refreshed every{' '}
           {REFRESH_MS / 1000} s{at ? ` (last at ${new Date(at).toLocaleTimeString()})` : ''}.
         </p>
+        {redelivery.note ? (
+          <p class="muted" role="status">
+            {redelivery.note}
+          </p>
+        ) : null}
+        {redelivery.error ? <ErrorNote error={redelivery.error} /> : null}
         {error ? <ErrorNote error={error} action={() => setRound((r) => r + 1)} /> : null}
         {!rows && !error ? <Loading what="deliveries" /> : null}
         {rows && rows.length === 0 ? (
@@ -132,6 +147,45 @@ export function Deliveries({
       </Card>
     </div>
   );
+}
+
+const REDELIVER = `mutation($id: String!) { redeliverAlertDeliveries(id: $id) {
+  deliveries { deliveryId skipped } } }`;
+
+/**
+ * Puts every failed delivery of the alert back in the queue (redeliverAlertDeliveries): each keeps
+ * its id and record and gets a fresh set of attempts; a target the alert no longer has is skipped.
+ */
+function useRedelivery(alertId: string, done: () => void) {
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    setNote(undefined);
+    try {
+      const data = await mutate<{
+        redeliverAlertDeliveries: { deliveries: { deliveryId: string; skipped: string | null }[] };
+      }>(REDELIVER, { id: alertId });
+      const all = data.redeliverAlertDeliveries.deliveries;
+      const back = all.filter((d) => !d.skipped).length;
+      const skipped = all.length - back;
+      setNote(
+        all.length === 0
+          ? 'No failed delivery to redeliver: each has been delivered or is under way.'
+          : `${back} failed deliver${back === 1 ? 'y' : 'ies'} put back in the queue` +
+              (skipped ? `; ${skipped} skipped (see the record)` : '') +
+              `. ${back === 1 ? 'Its' : 'Their'} new attempts appear below.`,
+      );
+      done();
+    } catch (caught) {
+      setError(apiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, note, error, run };
 }
 
 function DeliveryTable({ rows }: { rows: DeliveryAttempt[] }) {
