@@ -2,10 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { HttpRoutes } from '../platform/http/http-routes.ts';
 import { errorBody, json } from '../platform/http/responses.ts';
+import { type StaticAsset, staticAsset, staticAssetResponse } from '../platform/http/static-asset.ts';
 
 /**
  * The console's server side: its page at `/` for browsers, and its built files under
@@ -15,7 +14,6 @@ import { errorBody, json } from '../platform/http/responses.ts';
 
 export const CONSOLE_ASSETS = '/console/assets/:file';
 const ASSET_PREFIX = '/console/assets/';
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** No other origin, no inline script or style element; the page's own code and the API only. */
 export const CONSOLE_CSP = [
@@ -46,14 +44,6 @@ interface Manifest {
   readonly files: readonly string[];
 }
 
-interface Asset {
-  readonly body: Uint8Array;
-  readonly gzipped: Uint8Array;
-  readonly type: string;
-}
-
-const compress = promisify(gzip);
-
 /** dist/console from the bundle (dist/) and from the sources (src/console). */
 function findFolder(): string | undefined {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -66,7 +56,7 @@ export class ConsoleAssets {
   readonly #folder = findFolder();
   #manifest: Promise<Manifest | undefined> | undefined;
   #manifestTime = 0;
-  readonly #files = new Map<string, Promise<Asset>>();
+  readonly #files = new Map<string, Promise<StaticAsset>>();
 
   /** The manifest, read again when a build rewrote it (a server keeps running across `npm run build`). */
   manifest(): Promise<Manifest | undefined> {
@@ -81,17 +71,14 @@ export class ConsoleAssets {
     return this.#manifest;
   }
 
-  async get(name: string): Promise<Asset | undefined> {
+  async get(name: string): Promise<StaticAsset | undefined> {
     const manifest = await this.manifest();
     if (!manifest || !this.#folder || !manifest.files.includes(name)) return undefined;
     let pending = this.#files.get(name);
     if (!pending) {
       const path = join(this.#folder, name);
-      pending = readFile(path).then(async (body) => ({
-        body,
-        gzipped: await compress(body, { level: 9 }),
-        type: TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream',
-      }));
+      const type = TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream';
+      pending = readFile(path).then((body) => staticAsset(body, type, 9));
       this.#files.set(name, pending);
     }
     return pending;
@@ -160,18 +147,7 @@ export function registerConsoleAssetRoute(routes: HttpRoutes, assets: ConsoleAss
     async (request, { params }) => {
       const file = await assets.get(params.file ?? '');
       if (!file) return json(errorBody('NOT_FOUND', 'no such console asset'), 404);
-      const gzipOk = /\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '');
-      const body = gzipOk ? file.gzipped : file.body;
-      return new Response(body as Uint8Array<ArrayBuffer>, {
-        headers: {
-          'content-type': file.type,
-          'content-length': String(body.byteLength),
-          'cache-control': IMMUTABLE,
-          'x-content-type-options': 'nosniff',
-          vary: 'accept-encoding',
-          ...(gzipOk ? { 'content-encoding': 'gzip' } : {}),
-        },
-      });
+      return staticAssetResponse(request, file);
     },
     { access: 'public' },
   );

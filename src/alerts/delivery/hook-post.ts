@@ -5,7 +5,7 @@
  * it (2xx delivered; 408, 429 and 5xx retried, honouring Retry-After; other 4xx final). A chat
  * service's URL is its credential, so the URL is kept out of every outcome's text.
  */
-import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
+import { answerOutcome, networkReason, redactOutcome } from './outcome.ts';
 import { pinnedRequest } from './pinned-http.ts';
 import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOptions, DeliveryOutcome } from './types.ts';
@@ -63,16 +63,7 @@ async function deliver(
         latencyMs,
         error: `${channel} redirected (HTTP ${response.status}); redirects are not followed`,
       };
-    const outcome = httpOutcome(
-      response.status,
-      latencyMs,
-      `${channel} at ${url.host}`,
-      parseRetryAfter(response.headers['retry-after'], ctx.now),
-    );
-    // The service names the problem in its answer (Slack's `invalid_blocks`, Discord's JSON error).
-    const excerpt = response.body.replace(/\s+/g, ' ').trim().slice(0, 200);
-    if (outcome.status === 'delivered' || !excerpt) return outcome;
-    return { ...outcome, error: `${outcome.error}: ${excerpt}` };
+    return answerOutcome(response, latencyMs, `${channel} at ${url.host}`, ctx.now);
   } catch (error) {
     return {
       status: 'retry',

@@ -46,6 +46,32 @@ export function httpOutcome(
 }
 
 /**
+ * A receiver's answer as an outcome (see httpOutcome), with `Retry-After` honoured and, when it was
+ * not delivered, the start of its body in the error: receivers name the problem there (Slack's
+ * `invalid_blocks`, a JSON error).
+ */
+export function answerOutcome(
+  answer: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+    readonly body: string;
+  },
+  latencyMs: number,
+  what: string,
+  now: Date,
+): DeliveryOutcome {
+  const outcome = httpOutcome(
+    answer.status,
+    latencyMs,
+    what,
+    parseRetryAfter(answer.headers['retry-after'], now),
+  );
+  const excerpt = answer.body.replace(/\s+/g, ' ').trim().slice(0, 200);
+  if (outcome.status === 'delivered' || !excerpt) return outcome;
+  return { ...outcome, error: `${outcome.error}: ${excerpt}` };
+}
+
+/**
  * `text` with every secret replaced, also in its URL-encoded form (a bot token sits in a URL),
  * and bounded in length: error texts are stored per attempt and shown to the alert's owner.
  */

@@ -15,7 +15,7 @@
  * where it pointed. 2xx delivered; 408, 429 and 5xx retried (honouring Retry-After); other 4xx fail.
  */
 import { createHmac } from 'node:crypto';
-import { httpOutcome, networkReason, parseRetryAfter, redactOutcome } from './outcome.ts';
+import { answerOutcome, networkReason, redactOutcome } from './outcome.ts';
 import { pinnedRequest } from './pinned-http.ts';
 import { guardHost } from './ssrf.ts';
 import type { DeliveryContext, DeliveryOptions, DeliveryOutcome, WebhookTarget } from './types.ts';
@@ -114,15 +114,7 @@ async function deliver(
         error: `the receiver redirected (HTTP ${response.status}${location ? ` to ${location}` : ''}); redirects are not followed`,
       };
     }
-    const outcome = httpOutcome(
-      response.status,
-      latencyMs,
-      `the receiver at ${url.host}`,
-      parseRetryAfter(response.headers['retry-after'], ctx.now),
-    );
-    const excerpt = response.body.replace(/\s+/g, ' ').trim().slice(0, 200);
-    if (outcome.status === 'delivered' || !excerpt) return outcome;
-    return { ...outcome, error: `${outcome.error}: ${excerpt}` };
+    return answerOutcome(response, latencyMs, `the receiver at ${url.host}`, ctx.now);
   } catch (error) {
     return {
       status: 'retry',

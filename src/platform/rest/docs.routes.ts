@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { HttpRoutes } from '../http/http-routes.ts';
 import { errorBody, json } from '../http/responses.ts';
+import { type StaticAsset, staticAsset, staticAssetResponse } from '../http/static-asset.ts';
 import { type ApiDescription, buildOpenApiDocument } from './openapi.ts';
 
 /**
@@ -17,7 +16,6 @@ import { type ApiDescription, buildOpenApiDocument } from './openapi.ts';
 export const DOCS_PATHS = { openapi: '/openapi.json', docs: '/docs', assets: '/docs/assets/:file' } as const;
 
 const ASSET_PREFIX = '/docs/assets/';
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 const CSP = [
   "default-src 'none'",
   "script-src 'self'",
@@ -59,14 +57,6 @@ const INIT_JS = `'use strict';
 })();
 `;
 
-interface Asset {
-  readonly body: Uint8Array;
-  readonly gzipped: Uint8Array;
-  readonly type: string;
-}
-
-const compress = promisify(gzip);
-
 /** Our own file beside the package's: the viewer's start script. */
 const OWN_FILES: Readonly<Record<string, { text: string; type: string }>> = {
   'docs.js': { text: INIT_JS, type: JS },
@@ -89,7 +79,7 @@ export function registerDocsRoutes(routes: HttpRoutes, api: ApiDescription): voi
 class DocsAssets {
   readonly #folder: string;
   readonly #swaggerVersion: string;
-  readonly #loaded = new Map<string, Promise<Asset>>();
+  readonly #loaded = new Map<string, Promise<StaticAsset>>();
 
   constructor() {
     const require = createRequire(import.meta.url);
@@ -99,7 +89,7 @@ class DocsAssets {
   }
 
   /** The file by name, loaded once; undefined for any name that is not one of the viewer's files. */
-  get(name: string): Promise<Asset> | undefined {
+  get(name: string): Promise<StaticAsset> | undefined {
     if (!Object.hasOwn(VENDOR_FILES, name) && !Object.hasOwn(OWN_FILES, name)) return undefined;
     let pending = this.#loaded.get(name);
     if (!pending) {
@@ -120,16 +110,12 @@ class DocsAssets {
     return `${ASSET_PREFIX}${name}?v=${version}`;
   }
 
-  async #load(name: string): Promise<Asset> {
+  async #load(name: string): Promise<StaticAsset> {
     const mine = OWN_FILES[name];
     const body = mine
       ? new TextEncoder().encode(mine.text)
       : new Uint8Array(await readFile(join(this.#folder, name)));
-    return {
-      body,
-      gzipped: new Uint8Array(await compress(body)),
-      type: mine?.type ?? VENDOR_FILES[name]!,
-    };
+    return staticAsset(body, mine?.type ?? VENDOR_FILES[name]!);
   }
 }
 
@@ -179,19 +165,7 @@ function registerAssetRoute(routes: HttpRoutes, assets: DocsAssets): void {
     async (request, { params }) => {
       const pending = assets.get(params.file ?? '');
       if (!pending) return json(errorBody('NOT_FOUND', 'no such documentation asset'), 404);
-      const file = await pending;
-      const gzipOk = /\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '');
-      const body = gzipOk ? file.gzipped : file.body;
-      return new Response(body as Uint8Array<ArrayBuffer>, {
-        headers: {
-          'content-type': file.type,
-          'content-length': String(body.byteLength),
-          'cache-control': IMMUTABLE,
-          'x-content-type-options': 'nosniff',
-          vary: 'accept-encoding',
-          ...(gzipOk ? { 'content-encoding': 'gzip' } : {}),
-        },
-      });
+      return staticAssetResponse(request, await pending);
     },
     PUBLIC,
   );
