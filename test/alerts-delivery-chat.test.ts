@@ -16,6 +16,7 @@ const TOKEN = '123456:AAH-secret_token';
 const ctx = (overrides: Partial<DeliveryContext> = {}): DeliveryContext => ({
   deliveryId: 'dlv-chat-1',
   attempt: 1,
+  notice: { kind: 'event', incidentKey: 'test/-' },
   alert: { id: 'alert-1', name: 'BTC [fast] moves_now!', description: null },
   event: {
     id: 'ev-1',

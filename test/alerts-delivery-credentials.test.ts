@@ -25,6 +25,7 @@ const SERVER_PASSWORD = 'operator-pw-5d1e';
 const ctx: DeliveryContext = {
   deliveryId: 'dlv-creds-1',
   attempt: 1,
+  notice: { kind: 'event', incidentKey: 'test/-' },
   alert: { id: 'alert-1', name: 'Creds', description: null },
   event: {
     id: 'ev-1',

@@ -244,6 +244,7 @@ describe('a receiver that accepted', () => {
     const ctx: DeliveryContext = {
       deliveryId: 'dlv-slow-body',
       attempt: 1,
+      notice: { kind: 'event', incidentKey: 'test/-' },
       alert: { id: 'a', name: 'a', description: null },
       event: event('e-slow'),
       now: new Date(),

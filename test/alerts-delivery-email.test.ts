@@ -16,6 +16,7 @@ const key = readFileSync(new URL('./support/alerts-delivery-tls.key.pem', import
 const ctx = (overrides: Partial<DeliveryContext> = {}): DeliveryContext => ({
   deliveryId: 'dlv-email-1',
   attempt: 1,
+  notice: { kind: 'event', incidentKey: 'test/-' },
   alert: { id: 'alert-1', name: 'Tech <watch> & co', description: null },
   event: {
     id: 'ev-1',

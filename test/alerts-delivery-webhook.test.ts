@@ -19,6 +19,7 @@ const now = new Date('2025-01-02T03:04:06Z');
 const ctx = (overrides: Partial<DeliveryContext> = {}): DeliveryContext => ({
   deliveryId: 'dlv-hook-1',
   attempt: 1,
+  notice: { kind: 'event', incidentKey: 'test/-' },
   alert: { id: 'alert-7', name: 'Gaps', description: 'gap watcher' },
   event: {
     id: 'ev-3',

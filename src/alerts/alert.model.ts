@@ -180,6 +180,12 @@ export interface AlertDefinition extends DeliveryConfigs {
   readonly cooldownSeconds: number;
   /** Recurring windows in which its firings are silenced (mute-window.ts); absent: none. */
   readonly muteWindows?: readonly MuteWindow[];
+  /** Whether a `resolved` notification is sent when an episode of its condition ends (episode.model.ts); absent: false. */
+  readonly sendResolved?: boolean;
+  /** Watchdog-event conditions: seconds without a repeat after which an episode resolves; absent: 300. */
+  readonly resolveTimeoutSeconds?: number;
+  /** Watchdog-event alerts: firings grouped into one notification per group (group.model.ts); absent or null: each firing notifies. */
+  readonly grouping?: AlertGrouping | null;
   readonly secrets: SecretChanges;
 }
 
@@ -201,6 +207,12 @@ export interface Alert extends DeliveryConfigs {
   readonly cooldownSeconds: number;
   /** Recurring windows in which its firings are silenced (mute-window.ts); absent: none. */
   readonly muteWindows?: readonly MuteWindow[];
+  /** Whether a `resolved` notification is sent when an episode of its condition ends (episode.model.ts); absent: false. */
+  readonly sendResolved?: boolean;
+  /** Watchdog-event conditions: seconds without a repeat after which an episode resolves; absent: 300. */
+  readonly resolveTimeoutSeconds?: number;
+  /** Watchdog-event alerts: firings grouped into one notification per group (group.model.ts); absent or null: each firing notifies. */
+  readonly grouping?: AlertGrouping | null;
   readonly secrets: StoredSecrets;
   /** Threshold and condition triggers: whether the condition must clear before it can fire again. */
   readonly armed: boolean;
@@ -214,6 +226,33 @@ export interface Alert extends DeliveryConfigs {
 export function hasSecret(alert: Alert, name: SecretName): boolean {
   return alert.secrets.names.includes(name);
 }
+
+/** What a group of firings is keyed by (Alertmanager's `group_by`): the event's watchdog, asset, type. */
+export const GROUP_LABELS = ['watchdog', 'asset', 'event_type'] as const;
+export type GroupLabel = (typeof GROUP_LABELS)[number];
+
+/**
+ * Grouping as Alertmanager does it: a new group waits `groupWaitSeconds` and sends one notification
+ * listing its events; new events then notify at most once per `groupIntervalSeconds`; a group still
+ * unresolved is notified again after `repeatIntervalSeconds` without news.
+ */
+export interface AlertGrouping {
+  /** Empty: one group for every firing of the alert. */
+  readonly groupBy: readonly GroupLabel[];
+  readonly groupWaitSeconds: number;
+  readonly groupIntervalSeconds: number;
+  readonly repeatIntervalSeconds: number;
+}
+
+/** Alertmanager's defaults. */
+export const GROUPING_DEFAULTS = {
+  groupWaitSeconds: 30,
+  groupIntervalSeconds: 300,
+  repeatIntervalSeconds: 4 * 3600,
+} as const;
+
+/** Alertmanager's `resolve_timeout`: a watchdog-event condition not repeated for this long has resolved. */
+export const DEFAULT_RESOLVE_TIMEOUT_SECONDS = 300;
 
 /** An alert is addressed by its owner and the id its owner chose. */
 export interface AlertKey {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -55,7 +56,25 @@ export const alerts = pgTable(
   ],
 );
 
-export type FiringStatus = 'fired' | 'cooldown' | 'rate_limited' | 'silenced' | 'test';
+/**
+ * `acknowledged`: its condition's episode was acknowledged, so it is not sent again until the
+ * episode resolves; `grouped`: it joined its group, whose notification delivers it (alert_groups).
+ */
+export type FiringStatus =
+  | 'fired'
+  | 'cooldown'
+  | 'rate_limited'
+  | 'silenced'
+  | 'acknowledged'
+  | 'grouped'
+  | 'test';
+
+/**
+ * What a firing's deliveries say (episode.model.ts): `event`, one event (every firing of an event);
+ * `group`, a group's notification listing its events; `resolved`, an episode or group ended;
+ * `acknowledged`, somebody acknowledged it (sent where the receiver tracks incidents: PagerDuty).
+ */
+export type FiringKind = 'event' | 'group' | 'resolved' | 'acknowledged';
 
 /**
  * One row per (alert, event) that matched: the unique index is what makes an event fire an alert
@@ -75,10 +94,88 @@ export const alertFirings = pgTable(
     firedAt: timestamp('fired_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** A `silenced` firing: what silenced it, `silence:<id>` or `mute_window:<index>` (silences.ts). */
     silencedBy: text('silenced_by'),
+    /** What its deliveries say; `event` for the firing of an event. */
+    kind: text('kind').$type<FiringKind>().notNull().default('event'),
+    /** The episode of its condition (alert_episodes); null for test-sends, silenced firings and group notices. */
+    episodeId: text('episode_id'),
+    /** A grouped alert's firing: its group (alert_groups), for an event's firing and a group's notice. */
+    groupId: text('group_id'),
+    /** A notice's own data (not an event's): see StoredNotice in episode.model.ts. */
+    notice: jsonb('notice').$type<Record<string, unknown>>(),
   },
   (t) => [
     uniqueIndex('alert_firings_once_idx').on(t.owner, t.alertId, t.eventId),
     index('alert_firings_alert_idx').on(t.owner, t.alertId, t.firedAt.desc()),
+    index('alert_firings_group_idx').on(t.groupId, t.firedAt).where(sql`${t.groupId} is not null`),
+  ],
+);
+
+/**
+ * Episodes: one condition of one alert (its incident key, episode.model.ts), from the first firing
+ * until it resolves (the condition cleared, no repeat for the alert's resolve timeout, or somebody
+ * resolved it). At most one open episode per (alert, key): the partial unique index. While it is
+ * acknowledged, its repeats are recorded as `acknowledged` and not sent.
+ */
+export const alertEpisodes = pgTable(
+  'alert_episodes',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner').notNull(),
+    alertId: text('alert_id').notNull(),
+    incidentKey: text('incident_key').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastEventAt: timestamp('last_event_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The episode's latest event, as delivered (what a `resolved` notice recalls). */
+    lastEvent: jsonb('last_event').$type<StoredAlertEvent>().notNull(),
+    firings: integer('firings').notNull().default(1),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true, mode: 'date' }),
+    acknowledgedBy: text('acknowledged_by'),
+    acknowledgementNote: text('acknowledgement_note'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    /** `cleared`, `timeout` or `manual`. */
+    resolvedReason: text('resolved_reason'),
+    resolvedBy: text('resolved_by'),
+    resolutionNote: text('resolution_note'),
+  },
+  (t) => [
+    uniqueIndex('alert_episodes_open_idx')
+      .on(t.owner, t.alertId, t.incidentKey)
+      .where(sql`${t.resolvedAt} is null`),
+    index('alert_episodes_alert_idx').on(t.owner, t.alertId, t.startedAt.desc()),
+    index('alert_episodes_open_age_idx').on(t.lastEventAt).where(sql`${t.resolvedAt} is null`),
+  ],
+);
+
+/**
+ * Groups of a grouped alert's firings (group.model.ts): one open group per (alert, group key).
+ * `flush_at` is when its next notification is due (null: nothing due); `last_sent_at` when the
+ * last one went; `resolved_at` when every episode of its events had resolved.
+ */
+export const alertGroups = pgTable(
+  'alert_groups',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner').notNull(),
+    alertId: text('alert_id').notNull(),
+    groupKey: text('group_key').notNull(),
+    /** The group's label values, e.g. {"watchdog":"volume_spike","asset":"AAPL"}. */
+    labels: jsonb('labels').$type<Record<string, string>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastEventAt: timestamp('last_event_at', { withTimezone: true, mode: 'date' }).notNull(),
+    flushAt: timestamp('flush_at', { withTimezone: true, mode: 'date' }),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
+    /** Notifications sent so far (the notice firings' sequence). */
+    notices: integer('notices').notNull().default(0),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true, mode: 'date' }),
+    acknowledgedBy: text('acknowledged_by'),
+    acknowledgementNote: text('acknowledgement_note'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('alert_groups_open_idx')
+      .on(t.owner, t.alertId, t.groupKey)
+      .where(sql`${t.resolvedAt} is null`),
+    index('alert_groups_flush_idx').on(t.flushAt).where(sql`${t.flushAt} is not null`),
   ],
 );
 

@@ -82,6 +82,7 @@ function contextOf(request: AttemptRequest, signal: AbortSignal): DeliveryContex
     now: new Date(),
     signal,
     test: request.test,
+    notice: request.notice,
   };
 }
 

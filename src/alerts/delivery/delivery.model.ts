@@ -6,6 +6,7 @@
 import type { WatchdogName } from '../../watchdogs/watchdog-event.ts';
 import type { Alert, DeliveryMethod } from '../alert.model.ts';
 import type { AlertEvent, AlertEventType } from '../alert-event.model.ts';
+import type { Notice } from '../episode.model.ts';
 
 /** How one attempt ended: delivered, worth another attempt, or failed for good. */
 export const ATTEMPT_STATUSES = ['delivered', 'retry', 'failed'] as const;
@@ -46,6 +47,8 @@ export interface AttemptRequest {
   readonly event: AlertEvent;
   /** A test-send's sample (messages say the alert did not fire). */
   readonly test: boolean;
+  /** What the delivery says: the event, a group's events, a resolution or an acknowledgement. */
+  readonly notice: Notice;
   /** Aborted when the instance stops: the attempt ends at once and is not recorded. */
   readonly signal?: AbortSignal;
 }

@@ -18,6 +18,7 @@ import {
   alertFirings,
   alerts,
   type DeliveryStatus,
+  type FiringKind,
   type FiringStatus,
 } from '../alerts.sql.ts';
 import type { AttemptStatus, DeliveryAttempt } from './delivery.model.ts';
@@ -78,7 +79,13 @@ export interface ClaimedDelivery {
   readonly claimedAt: Date;
   /** When it was stored (its firing), or put back by a redelivery. */
   readonly createdAt: Date;
-  readonly firing: { readonly status: FiringStatus; readonly event: AlertEvent } | null;
+  readonly firing: {
+    readonly status: FiringStatus;
+    readonly kind: FiringKind;
+    readonly event: AlertEvent;
+    /** A notice firing's own data (notice.wire.ts); null for the firing of an event. */
+    readonly notice: Readonly<Record<string, unknown>> | null;
+  } | null;
   readonly alert: Alert | null;
 }
 
@@ -151,7 +158,12 @@ export async function claimDeliveries(
         roundStart: Number(r.roundStart),
         claimedAt,
         createdAt: r.createdAt,
-        firing: r.firing && { status: r.firing.status, event: alertEventOfStored(r.firing.event) },
+        firing: r.firing && {
+          status: r.firing.status,
+          kind: r.firing.kind,
+          event: alertEventOfStored(r.firing.event),
+          notice: r.firing.notice,
+        },
         alert: r.alert && alertOfRow(r.alert),
       },
     ]),

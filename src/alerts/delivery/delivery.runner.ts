@@ -11,6 +11,7 @@ import type { DatabaseHandle } from '../../platform/db/database.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import { StatementBatcher } from '../../platform/jobs/statement-batcher.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
+import { noticeOfStored } from '../notice.wire.ts';
 import type { AcceptanceJournal } from './acceptance-journal.ts';
 import { DeliveryDispatcher } from './delivery.dispatcher.ts';
 import { DELIVERY_CONCURRENCY, deliverJob } from './delivery.jobs.ts';
@@ -299,6 +300,7 @@ export class DeliveryRunner {
         alert,
         event: firing.event,
         test: firing.status === 'test',
+        notice: noticeOfStored(firing.kind, firing.notice, firing.event, alert),
         signal: controller.signal,
       });
     } catch (error) {

@@ -14,6 +14,7 @@ import type { DeliveryContext } from './types.ts';
 const hostileContext = (overrides: Partial<DeliveryContext> = {}): DeliveryContext => ({
   deliveryId: 'dlv-1',
   attempt: 1,
+  notice: { kind: 'event', incidentKey: 'test/-' },
   alert: { id: 'a-1', name: 'Big <moves> & co.', description: 'Watch "it"' },
   event: {
     id: 'ev-9',

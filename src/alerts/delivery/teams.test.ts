@@ -7,6 +7,7 @@ import type { DeliveryContext } from './types.ts';
 const ctx = (description: string): DeliveryContext => ({
   deliveryId: 'dlv-1',
   attempt: 1,
+  notice: { kind: 'event', incidentKey: 'test/-' },
   alert: { id: 'a-1', name: 'BTC crash', description: null },
   event: {
     id: 'ev-1',

@@ -8,6 +8,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { DatabaseHandle } from '../../platform/db/database.ts';
 import type { Alert } from '../alert.model.ts';
 import type { AlertEvent } from '../alert-event.model.ts';
+import { incidentKeyOf } from '../episode.model.ts';
 import { insertTestFiring } from '../firing.repository.ts';
 import type { Deliverer, TestSendResult } from './delivery.model.ts';
 import { insertFinishedDelivery } from './delivery.repository.ts';
@@ -52,7 +53,17 @@ async function sendOne(
 ): Promise<TestSendResult> {
   const deliveryId = randomUUID();
   const started = o.clock.now();
-  const outcome = await o.deliver({ deliveryId, attempt: 1, method, target, alert, event, test: true });
+  const notice = { kind: 'event', incidentKey: incidentKeyOf(alert, event) } as const;
+  const outcome = await o.deliver({
+    deliveryId,
+    attempt: 1,
+    method,
+    target,
+    alert,
+    event,
+    test: true,
+    notice,
+  });
   const error = 'error' in outcome ? outcome.error : null;
   const ended = o.clock.now();
   await o.database.db.transaction((tx) =>

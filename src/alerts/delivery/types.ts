@@ -4,6 +4,7 @@
  * Adapters never throw for a failed delivery; the outcome says whether another attempt can help.
  */
 import type { AlertEvent } from '../alert-event.model.ts';
+import type { Notice } from '../episode.model.ts';
 import type { PinnedConnections } from './pinned-http.ts';
 import type { SmtpServerSettings } from './smtp-credentials.rules.ts';
 import type { SmtpPools } from './smtp-pools.ts';
@@ -28,6 +29,8 @@ export interface DeliveryContext {
   readonly signal: AbortSignal;
   /** true for a test-send */
   readonly test: boolean;
+  /** What it says: the event, a group's events, a resolution or an acknowledgement (episode.model.ts). */
+  readonly notice: Notice;
 }
 
 export interface EmailTarget {

@@ -5,6 +5,7 @@ import { webhookBody } from './webhook-body.wire.ts';
 const context = (overrides: Partial<DeliveryContext> = {}): DeliveryContext => ({
   deliveryId: 'dlv-1',
   attempt: 1,
+  notice: { kind: 'event', incidentKey: 'test/-' },
   alert: { id: 'a-1', name: 'Big <moves> & co.', description: 'Watch "it"' },
   event: {
     id: 'ev-9',
