@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertTrigger, DeliveryConfigs } from './alert.model.ts';
-import { configOfStored, storedConfig } from './alert-config.wire.ts';
+import { configOfStored, settingsOfStored, storedConfig } from './alert-config.wire.ts';
 
 const configs: DeliveryConfigs = {
   email: { smtpPort: 465, useTls: true, fromEmail: 'vigil@example.com', toEmails: ['ops@example.com'] },
@@ -76,5 +76,65 @@ describe('stored alert configuration', () => {
   it('reads a row stored before Slack delivery existed as having no Slack configuration', () => {
     const { slack_config: _, ...old } = storedConfig(triggers[0]!, configs);
     expect(configOfStored(old).slack).toBeNull();
+  });
+});
+
+describe('stored alert settings', () => {
+  const grouping = {
+    groupBy: ['asset'] as const,
+    groupWaitSeconds: 0,
+    groupIntervalSeconds: 60,
+    repeatIntervalSeconds: 3_600,
+  };
+
+  it('are written only when they differ from their defaults, in the wire spelling', () => {
+    const stored = storedConfig(triggers[0]!, {
+      ...configs,
+      sendResolved: true,
+      resolveTimeoutSeconds: 900,
+      grouping,
+    });
+    expect(stored).toMatchObject({
+      send_resolved: true,
+      resolve_timeout_seconds: 900,
+      grouping: {
+        group_by: ['asset'],
+        group_wait_seconds: 0,
+        group_interval_seconds: 60,
+        repeat_interval_seconds: 3_600,
+      },
+    });
+    const defaults = storedConfig(triggers[0]!, {
+      ...configs,
+      sendResolved: false,
+      resolveTimeoutSeconds: 300,
+      grouping: null,
+    });
+    expect(defaults).toEqual(storedConfig(triggers[0]!, configs));
+    for (const key of ['send_resolved', 'resolve_timeout_seconds', 'grouping'])
+      expect(defaults).not.toHaveProperty(key);
+  });
+
+  it('read back as they were stored', () => {
+    const written = { muteWindows: [], sendResolved: true, resolveTimeoutSeconds: 900, grouping };
+    const stored = JSON.parse(JSON.stringify(storedConfig(triggers[0]!, { ...configs, ...written })));
+    expect(settingsOfStored(stored)).toEqual(written);
+  });
+
+  it('read a row stored before they existed with their defaults', () => {
+    const old = storedConfig(triggers[0]!, configs);
+    expect(settingsOfStored(old)).toEqual({
+      muteWindows: [],
+      sendResolved: false,
+      resolveTimeoutSeconds: 300,
+      grouping: null,
+    });
+    // A grouping stored without a field (written by an older version) takes that field's default.
+    expect(settingsOfStored({ ...old, grouping: { group_by: ['watchdog'] } as never }).grouping).toEqual({
+      groupBy: ['watchdog'],
+      groupWaitSeconds: 30,
+      groupIntervalSeconds: 300,
+      repeatIntervalSeconds: 14_400,
+    });
   });
 });

@@ -5,20 +5,23 @@
  * read back exactly as they were stored.
  */
 import type { EventType, Severity, WatchdogName } from '../watchdogs/watchdog-event.ts';
-import type {
-  AlertmanagerConfig,
-  AlertTrigger,
-  ChatConfig,
-  DeliveryConfigs,
-  DiscordConfig,
-  EmailConfig,
-  PagerDutyConfig,
-  PriceDirection,
-  SlackConfig,
-  TeamsConfig,
-  WebhookConfig,
-  WebhookMethod,
+import {
+  type AlertGrouping,
+  type AlertmanagerConfig,
+  type AlertTrigger,
+  type ChatConfig,
+  DEFAULT_RESOLVE_TIMEOUT_SECONDS,
+  type DeliveryConfigs,
+  type DiscordConfig,
+  type EmailConfig,
+  type PagerDutyConfig,
+  type PriceDirection,
+  type SlackConfig,
+  type TeamsConfig,
+  type WebhookConfig,
+  type WebhookMethod,
 } from './alert.model.ts';
+import { type GroupingWire, groupingOfWire, groupingWire } from './alert-grouping.wire.ts';
 import type { MuteWindow, Weekday } from './mute-window.ts';
 
 export interface EventFilterWire {
@@ -88,6 +91,20 @@ export interface StoredAlertConfig {
   readonly alertmanager_config?: AlertmanagerConfigWire | null;
   /** Absent on rows stored before mute windows existed (and when there are none). */
   readonly mute_windows?: MuteWindowWire[];
+  /** Absent on rows stored before resolved notifications existed (and when false). */
+  readonly send_resolved?: boolean;
+  /** Absent on rows stored before episodes existed (and when it is the default). */
+  readonly resolve_timeout_seconds?: number;
+  /** Absent on rows stored before grouping existed (and when there is none). */
+  readonly grouping?: GroupingWire | null;
+}
+
+/** What an alert keeps beside its trigger and delivery configurations. */
+export interface AlertSettings {
+  readonly muteWindows: readonly MuteWindow[];
+  readonly sendResolved: boolean;
+  readonly resolveTimeoutSeconds: number;
+  readonly grouping: AlertGrouping | null;
 }
 
 export interface MuteWindowWire {
@@ -108,6 +125,33 @@ export function muteWindowOfWire(w: MuteWindowWire): MuteWindow {
 /** The mute windows of a stored alert (none on rows stored before they existed). */
 export function muteWindowsOfStored(stored: StoredAlertConfig): MuteWindow[] {
   return (stored.mute_windows ?? []).map(muteWindowOfWire);
+}
+
+/** A stored alert's settings; one stored before a setting existed reads back with its default. */
+export function settingsOfStored(stored: StoredAlertConfig): AlertSettings {
+  return {
+    muteWindows: muteWindowsOfStored(stored),
+    sendResolved: stored.send_resolved ?? false,
+    resolveTimeoutSeconds: stored.resolve_timeout_seconds ?? DEFAULT_RESOLVE_TIMEOUT_SECONDS,
+    grouping: stored.grouping ? groupingOfWire(stored.grouping) : null,
+  };
+}
+
+/** Settings as a definition carries them: one left out takes its default. */
+type WrittenSettings = { readonly [K in keyof AlertSettings]?: AlertSettings[K] | undefined };
+
+/** Only the settings that differ from their defaults are written, so a row says what was chosen. */
+function storedSettings(settings: WrittenSettings) {
+  const { muteWindows = [], sendResolved = false, grouping = null } = settings;
+  const resolveTimeout = settings.resolveTimeoutSeconds ?? DEFAULT_RESOLVE_TIMEOUT_SECONDS;
+  return {
+    ...(muteWindows.length > 0 ? { mute_windows: muteWindows.map(muteWindowWire) } : {}),
+    ...(sendResolved ? { send_resolved: true } : {}),
+    ...(resolveTimeout !== DEFAULT_RESOLVE_TIMEOUT_SECONDS
+      ? { resolve_timeout_seconds: resolveTimeout }
+      : {}),
+    ...(grouping ? { grouping: groupingWire(grouping) } : {}),
+  };
 }
 
 export function triggerOfWire(trigger: TriggerWire): AlertTrigger {
@@ -215,13 +259,13 @@ export function webhookWire(config: WebhookConfig): WebhookConfigWire {
   return { url: config.url, method: config.method, headers: config.headers };
 }
 
+/** `configs` is an alert definition: its settings left out (undefined) are stored as their defaults. */
 export function storedConfig(
   trigger: AlertTrigger,
-  configs: DeliveryConfigs,
-  muteWindows: readonly MuteWindow[] = [],
+  configs: DeliveryConfigs & WrittenSettings,
 ): StoredAlertConfig {
   return {
-    ...(muteWindows.length > 0 ? { mute_windows: muteWindows.map(muteWindowWire) } : {}),
+    ...storedSettings(configs),
     trigger: triggerWire(trigger),
     email_config: configs.email && emailWire(configs.email),
     chat_config: configs.chat && chatWire(configs.chat),

@@ -196,6 +196,9 @@ describe('parseAlertInput', () => {
       pagerduty: null,
       cooldownSeconds: 60,
       muteWindows: [],
+      sendResolved: false,
+      resolveTimeoutSeconds: 300,
+      grouping: null,
       secrets: {},
     });
   });
@@ -251,5 +254,106 @@ describe('parseAlertInput', () => {
 
   it('refuses an invalid body naming its fields', () => {
     expect(() => parseAlertInput({ ...minimal, cooldown_seconds: -1 })).toThrow(InvalidAlertError);
+  });
+});
+
+describe('send_resolved, resolve_timeout_seconds and grouping', () => {
+  it('default to no resolved notice, a 300 s resolve timeout and no grouping', () => {
+    expect(alertInputSchema.parse(minimal)).toMatchObject({
+      send_resolved: false,
+      resolve_timeout_seconds: 300,
+      grouping: null,
+    });
+    // null is "no grouping" as absent is; an empty object is a grouping with every default.
+    expect(alertInputSchema.parse({ ...minimal, grouping: null }).grouping).toBeNull();
+    expect(parseAlertInput({ ...minimal, grouping: {} }).grouping).toEqual({
+      groupBy: [],
+      groupWaitSeconds: 30,
+      groupIntervalSeconds: 300,
+      repeatIntervalSeconds: 14_400,
+    });
+  });
+
+  it('reads what was written into the model', () => {
+    const alert = parseAlertInput({
+      ...minimal,
+      send_resolved: true,
+      resolve_timeout_seconds: 86_400,
+      grouping: {
+        group_by: ['event_type', 'watchdog', 'asset'],
+        group_wait_seconds: 0,
+        group_interval_seconds: 1,
+        repeat_interval_seconds: 604_800,
+      },
+    });
+    expect(alert).toMatchObject({
+      sendResolved: true,
+      resolveTimeoutSeconds: 86_400,
+      grouping: {
+        groupBy: ['event_type', 'watchdog', 'asset'],
+        groupWaitSeconds: 0,
+        groupIntervalSeconds: 1,
+        repeatIntervalSeconds: 604_800,
+      },
+    });
+  });
+
+  it('refuses values out of range, naming each field and its range', () => {
+    expect(
+      fail({
+        ...minimal,
+        send_resolved: 'yes',
+        resolve_timeout_seconds: 59,
+        grouping: {
+          group_by: ['asset', 'severity'],
+          group_wait_seconds: 3_601,
+          group_interval_seconds: 0,
+          repeat_interval_seconds: 604_801,
+        },
+      }),
+    ).toEqual([
+      { field: 'send_resolved', message: expect.stringMatching(/boolean/) },
+      { field: 'resolve_timeout_seconds', message: 'must be 60 to 86400' },
+      { field: 'grouping.group_by.1', message: 'expected one of watchdog, asset, event_type' },
+      { field: 'grouping.group_wait_seconds', message: 'must be 0 to 3600' },
+      { field: 'grouping.group_interval_seconds', message: 'must be 1 to 86400' },
+      { field: 'grouping.repeat_interval_seconds', message: 'must be 60 to 604800' },
+    ]);
+    expect(fail({ ...minimal, resolve_timeout_seconds: 86_401 })).toEqual([
+      { field: 'resolve_timeout_seconds', message: 'must be 60 to 86400' },
+    ]);
+    expect(fail({ ...minimal, resolve_timeout_seconds: 90.5 })[0]?.field).toBe('resolve_timeout_seconds');
+    expect(fail({ ...minimal, grouping: { group_by: ['asset', 'asset'] } })).toEqual([
+      { field: 'grouping.group_by', message: 'lists a label twice' },
+    ]);
+    expect(fail({ ...minimal, grouping: { group_by: [], wait: 5 } })[0]?.field).toBe('grouping');
+  });
+
+  it('refuses grouping on an alert that is not a watchdog_event alert, with 422 naming grouping', () => {
+    for (const trigger of [
+      { type: 'price_threshold', symbol: 'AAPL', price_threshold: 200 },
+      { type: 'volume_threshold', symbol: 'AAPL', volume_threshold: 1e6 },
+      { type: 'custom_condition', condition: 'SCAN [AAPL] WHERE RSI < 30' },
+    ]) {
+      expect(fail({ ...minimal, trigger, grouping: {} })).toEqual([
+        { field: 'grouping', message: 'applies to watchdog_event alerts only' },
+      ]);
+      const error = (() => {
+        try {
+          parseAlertInput({ ...minimal, trigger, grouping: { group_by: ['asset'] } });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(InvalidAlertError);
+      expect((error as InvalidAlertError).message).toBe(
+        'invalid alert: grouping: applies to watchdog_event alerts only',
+      );
+      // Without grouping (or with null) they are fine, and take the resolved-notice settings.
+      expect(parseAlertInput({ ...minimal, trigger, grouping: null, send_resolved: true })).toMatchObject({
+        sendResolved: true,
+        grouping: null,
+      });
+    }
   });
 });

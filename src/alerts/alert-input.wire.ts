@@ -29,6 +29,7 @@ import {
   triggerOfWire,
   webhookOfWire,
 } from './alert-config.wire.ts';
+import { GROUPING_TRIGGER_RULE, groupingOfWire, notificationFields } from './alert-grouping.wire.ts';
 import { type FieldIssue, InvalidAlertError } from './alerts.errors.ts';
 import { botTokenProblem } from './delivery/chat-endpoint.ts';
 import { headerProblem } from './delivery/webhook-headers.rules.ts';
@@ -210,6 +211,7 @@ export const alertInputSchema = z
     pagerduty_config: pagerdutyConfig.nullable().optional(),
     cooldown_seconds: z.number().int().min(0).max(MAX_COOLDOWN_SECONDS).default(DEFAULT_COOLDOWN_SECONDS),
     mute_windows: muteWindowsSchema,
+    ...notificationFields,
   })
   .superRefine((alert, ctx) => {
     for (const method of alert.delivery_methods) {
@@ -217,6 +219,9 @@ export const alertInputSchema = z
       if (!alert[key])
         ctx.addIssue({ code: 'custom', path: [key], message: `is required for ${method} delivery` });
     }
+    // A group gathers watchdog events; a threshold or condition alert has one condition to notify.
+    if (alert.grouping && alert.trigger.type !== 'watchdog_event')
+      ctx.addIssue({ code: 'custom', path: ['grouping'], message: GROUPING_TRIGGER_RULE });
   });
 
 /** A checked wire alert: defaults applied, symbols upper-cased, chat ids as strings. */
@@ -268,6 +273,9 @@ export function definitionOfWire(alert: AlertInputWire): AlertDefinition {
     pagerduty: pagerduty && {},
     cooldownSeconds: alert.cooldown_seconds,
     muteWindows: alert.mute_windows.map(muteWindowOfWire),
+    sendResolved: alert.send_resolved,
+    resolveTimeoutSeconds: alert.resolve_timeout_seconds,
+    grouping: alert.grouping && groupingOfWire(alert.grouping),
     secrets: secretChanges({
       smtpPassword: email?.smtp_password,
       botToken: chat?.bot_token,

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { lockForTransaction } from '../platform/db/advisory-lock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import type { Alert, AlertDefinition, AlertKey, StoredSecrets, TriggerType } from './alert.model.ts';
-import { configOfStored, muteWindowsOfStored, storedConfig } from './alert-config.wire.ts';
+import { configOfStored, settingsOfStored, storedConfig } from './alert-config.wire.ts';
 import { alertDeliveries, alertDeliveryAttempts, alertFirings, alerts } from './alerts.sql.ts';
 import { SEALED_NAME, secretNamesOf } from './secrets.ts';
 
@@ -43,7 +43,8 @@ export function alertOfRow(row: AlertRow): Alert {
     alertmanager,
     pagerduty,
     cooldownSeconds: row.cooldownSeconds,
-    muteWindows: muteWindowsOfStored(row.config),
+    // Mute windows, send_resolved, resolve timeout, grouping: defaults on rows stored before them.
+    ...settingsOfStored(row.config),
     secrets: { names: secretNamesOf(row.secretFields), sealed: row.secrets },
     armed: row.armed,
     createdAt: row.createdAt,
@@ -63,7 +64,7 @@ function writtenColumns(write: AlertWrite) {
     description: definition.description,
     enabled: definition.enabled,
     triggerType: definition.trigger.type,
-    config: storedConfig(definition.trigger, definition, definition.muteWindows),
+    config: storedConfig(definition.trigger, definition),
     deliveryMethods: [...definition.deliveryMethods],
     cooldownSeconds: definition.cooldownSeconds,
     secrets: write.secrets.sealed,
