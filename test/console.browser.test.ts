@@ -305,6 +305,128 @@ describe.skipIf(!CHROMIUM)('the console on an open server with demo activity', (
   );
 
   it(
+    'Alerts: a silence is created (after Vigil refused its length, on the field typed), listed, and expired',
+    async () => {
+      const page = await guard.context.newPage();
+      await page.goto(`${server.url}/#/alerts`);
+      await page.getByRole('heading', { level: 1, name: 'Alerts', exact: true }).waitFor(WAIT);
+      await page.getByRole('button', { name: 'New silence' }).click();
+      const form = page.getByRole('region', { name: 'New silence' });
+      await form
+        .getByRole('group', { name: 'Event types' })
+        .getByRole('checkbox', { name: 'flash crash' })
+        .check();
+      await form.getByRole('group', { name: 'Severities' }).getByRole('checkbox', { name: 'high' }).check();
+      await form.getByLabel('Assets').fill('AAPL');
+      await form.getByLabel('Comment').fill('AAPL feed maintenance');
+      // 400 days: only the server knows the bound (366); its error on `ends_at` lands on the duration typed.
+      const duration = form.getByRole('textbox', { name: 'Duration' });
+      await duration.fill('400');
+      await form.getByRole('combobox', { name: 'Unit' }).selectOption('DAYS');
+      await form.getByRole('button', { name: 'Create silence' }).click();
+      await expect.poll(() => duration.getAttribute('aria-invalid'), WAIT).toBe('true');
+      const errorId = (await duration.getAttribute('aria-describedby'))
+        ?.split(' ')
+        .find((id) => id.endsWith('-error'));
+      expect(await page.locator(`[id="${errorId}"]`).textContent()).toMatch(/366 days/);
+      await shots.take(page, 'alerts-silence-form-field-error');
+      await expectAccessible(page, 'Alerts, silence form with a field error (light)');
+
+      await duration.fill('2');
+      await form.getByRole('combobox', { name: 'Unit' }).selectOption('HOURS');
+      await form.getByRole('button', { name: 'Create silence' }).click();
+      const list = page.getByRole('region', { name: 'Silences' });
+      const row = list.getByRole('row').filter({ hasText: 'AAPL feed maintenance' });
+      await row.waitFor(WAIT);
+      expect(await row.textContent()).toMatch(/active.*flash crash; severity high; on AAPL/);
+      expect(await form.count()).toBe(0);
+      const [stored] =
+        (
+          await graphql<{ alertSilences: { id: string; state: string; matchers: { assets: string[] } }[] }>(
+            server.url,
+            '{ alertSilences { id state matchers { assets } } }',
+          )
+        ).data?.alertSilences ?? [];
+      expect(stored).toMatchObject({ state: 'ACTIVE', matchers: { assets: ['AAPL'] } });
+      await loaded(page);
+      await shots.take(page, 'alerts-silences');
+      await expectAccessible(page, 'Alerts with a silence listed (light)');
+
+      await row.getByRole('button', { name: 'Expire' }).click();
+      await expect.poll(async () => (await row.textContent()) ?? '', WAIT).toMatch(/^expired/);
+      expect(await row.getByRole('button', { name: 'Expire' }).count()).toBe(0);
+      const after = await graphql<{ alertSilences: { id: string; state: string }[] }>(
+        server.url,
+        '{ alertSilences(includeExpired: true) { id state } }',
+      );
+      expect(after.data?.alertSilences.find((s) => s.id === stored?.id)?.state).toBe('EXPIRED');
+      await page.close();
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    'Alerts: an alert with a mute window (its zone refused by Vigil, then fixed) and a Slack channel',
+    async () => {
+      const page = await guard.context.newPage();
+      await page.goto(`${server.url}/#/alerts`);
+      await page.getByRole('heading', { level: 1, name: 'Alerts', exact: true }).waitFor(WAIT);
+      await page.getByRole('button', { name: 'New alert' }).click();
+      await page.getByLabel('Alert id').fill('desk-slack');
+      await page.getByLabel('Name', { exact: true }).fill('Flash crashes to the desk on Slack');
+      await page.getByRole('checkbox', { name: 'flash crash' }).check();
+      await page.getByRole('checkbox', { name: 'Slack', exact: true }).check();
+      // Loopback is allowed on this server (ALERT_DELIVERY_ALLOWED_HOSTS), as hooks.slack.com is anywhere.
+      await page.getByLabel('Slack webhook URL').fill(`${receiver.url}/slack`);
+      await page.getByRole('button', { name: 'Add mute window' }).click();
+      const window = page.getByRole('group', { name: 'Mute window 1' });
+      for (const day of ['Sat', 'Sun']) await window.getByRole('checkbox', { name: day }).check();
+      await window.getByLabel('Start').fill('18:00');
+      await window.getByLabel('End').fill('08:00');
+      const zone = window.getByLabel('Time zone');
+      await zone.fill('Mars/Olympus_Mons');
+      await page.getByRole('button', { name: 'Create alert' }).click();
+      await expect.poll(() => zone.getAttribute('aria-invalid'), WAIT).toBe('true');
+      await page.getByRole('button', { name: 'Mute window 1 time zone' }).waitFor(WAIT);
+      await shots.take(page, 'alerts-form-mute-window-slack');
+      await expectAccessible(page, 'Alerts, form with a mute window and Slack (light)');
+
+      await zone.fill('America/New_York');
+      await page.getByRole('button', { name: 'Create alert' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'desk-slack' });
+      await row.waitFor(WAIT);
+      expect(await row.textContent()).toContain('Slack');
+      const stored = await graphql<{
+        alerts: { alertId: string; deliveryMethods: string[]; slackConfig: unknown; muteWindows: unknown }[];
+      }>(
+        server.url,
+        '{ alerts { alertId deliveryMethods slackConfig { hasWebhookUrl } muteWindows { days start end timeZone } } }',
+      );
+      expect(stored.data?.alerts.find((a) => a.alertId === 'desk-slack')).toEqual({
+        alertId: 'desk-slack',
+        deliveryMethods: ['SLACK'],
+        slackConfig: { hasWebhookUrl: true },
+        muteWindows: [{ days: ['SAT', 'SUN'], start: '18:00', end: '08:00', timeZone: 'America/New_York' }],
+      });
+
+      // Editing it shows the window and that a Slack URL is stored, never the URL itself.
+      await row.getByRole('button', { name: 'Edit' }).click();
+      await expect
+        .poll(
+          () => page.getByRole('group', { name: 'Mute window 1' }).getByLabel('Time zone').inputValue(),
+          WAIT,
+        )
+        .toBe('America/New_York');
+      const slack = page.getByLabel(/^Slack webhook URL/);
+      expect(await slack.inputValue()).toBe('');
+      await page.getByRole('checkbox', { name: 'Remove stored slack webhook url' }).waitFor(WAIT);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.close();
+    },
+    JOURNEY_MS,
+  );
+
+  it(
     'FK-DSL: an example runs, at once and as a task, and shows results; EXPLAIN shows the plan',
     async () => {
       const page = await guard.context.newPage();
@@ -402,7 +524,12 @@ describe.skipIf(!CHROMIUM)('the console on an open server with demo activity', (
         ['#/access', 'Access'],
       ] as const) {
         await open(page, hash, title);
-        if (hash === '#/alerts') await page.getByRole('button', { name: 'New alert' }).click();
+        if (hash === '#/alerts') {
+          await page.getByRole('button', { name: 'New alert' }).click();
+          await page.getByRole('button', { name: 'Add mute window' }).click();
+          await page.getByRole('button', { name: 'New silence' }).click();
+          await page.getByRole('region', { name: 'New silence' }).waitFor(WAIT);
+        }
         problems.push(describeAxe(`${title} (dark)`, await axeProblems(page)));
       }
       await shots.take(page, 'access-dark');

@@ -1,7 +1,7 @@
 /**
  * Alerts: the caller's alerts as a table (refreshed every few seconds, as last-triggered and the
  * counts move), a form to create and edit them, enable/disable, delete, a test-send with its result
- * per target, and the delivery record of one alert (#/alerts/<id> opens it).
+ * per target, the delivery record of one alert (#/alerts/<id> opens it), and the caller's silences.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useQuery, useStore } from '../api.ts';
@@ -13,18 +13,10 @@ import { AlertForm } from './alerts/alert-form.tsx';
 import { AlertList } from './alerts/alert-list.tsx';
 import { Deliveries, TestResults } from './alerts/deliveries.tsx';
 import { ALERTS_QUERY, type Alert } from './alerts/model.ts';
+import { Silences } from './alerts/silences.tsx';
+import { useEvery } from './alerts/use-every.ts';
 
 const LIST_REFRESH_MS = 10_000;
-
-/** Runs `fn` every `ms` while mounted (the latest `fn`, without restarting the timer). */
-function useEvery(ms: number, fn: () => void): void {
-  const latest = useRef(fn);
-  latest.current = fn;
-  useEffect(() => {
-    const timer = setInterval(() => latest.current(), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-}
 
 export default function AlertsView({ param }: { param?: string }) {
   const writable = can(useStore(viewer), 'WRITE');
@@ -93,6 +85,7 @@ export default function AlertsView({ param }: { param?: string }) {
           <AlertList alerts={alerts} writable={writable} busy={busy} now={now} {...actions} />
         ) : null}
       </Card>
+      <Silences writable={writable} />
       {param ? <Deliveries alertId={param} refresh={sent} onClose={() => go('alerts')} /> : null}
     </div>
   );

@@ -8,8 +8,10 @@ import { Card, ErrorNote } from '../../ui.tsx';
 import { DeliveryFields } from './delivery-fields.tsx';
 import { fid, TextField } from './fields.tsx';
 import { clientErrors, serverErrors } from './form-errors.ts';
+import { labelOf } from './form-labels.ts';
 import { type Errors, emptyForm, type FormState, fromAlert, toInput } from './form-model.ts';
 import { type Alert, CREATE_ALERT, UPDATE_ALERT } from './model.ts';
+import { MuteWindowFields } from './mute-windows.tsx';
 import { TriggerFields } from './trigger-fields.tsx';
 
 interface Props {
@@ -17,46 +19,6 @@ interface Props {
   alert?: Alert;
   onSaved: (alert: Alert, created: boolean) => void;
   onCancel: () => void;
-}
-
-const LABELS: Record<string, string> = {
-  alert_id: 'Alert id',
-  name: 'Name',
-  description: 'Description',
-  enabled: 'Enabled',
-  'trigger.type': 'Trigger',
-  'trigger.symbol': 'Symbol',
-  'trigger.price_threshold': 'Price threshold',
-  'trigger.direction': 'Direction',
-  'trigger.hysteresis_percent': 'Hysteresis',
-  'trigger.volume_threshold': 'Volume threshold',
-  'trigger.condition': 'FK-DSL condition',
-  'trigger.check_interval_seconds': 'Check interval',
-  'trigger.event_filter.event_types': 'Event types',
-  'trigger.event_filter.severities': 'Severities',
-  'trigger.event_filter.assets': 'Assets',
-  'trigger.event_filter.watchdogs': 'Watchdogs',
-  delivery_methods: 'Delivery',
-  'email_config.to_emails': 'To emails',
-  'email_config.smtp_host': 'SMTP host',
-  'email_config.smtp_port': 'SMTP port',
-  'email_config.smtp_user': 'SMTP user',
-  'email_config.smtp_password': 'SMTP password',
-  'email_config.use_tls': 'Use TLS',
-  'email_config.from_email': 'From',
-  'chat_config.chat_ids': 'Chat ids',
-  'chat_config.bot_token': 'Bot token',
-  'webhook_config.url': 'Webhook URL',
-  'webhook_config.method': 'HTTP method',
-  'webhook_config.headers': 'Headers',
-  'webhook_config.auth_token': 'Auth token',
-  'webhook_config.signing_secret': 'Signing secret',
-  cooldown_seconds: 'Cooldown',
-};
-
-function labelOf(key: string): string {
-  const row = /^webhook_config\.headers\.(\d+)$/.exec(key)?.[1];
-  return row === undefined ? (LABELS[key] ?? key) : `Header ${Number(row) + 1}`;
 }
 
 /** Focus on a field, centred (the sticky header would hide it at the top of the window). */
@@ -136,6 +98,7 @@ export function AlertForm({ alert, onSaved, onCancel }: Props) {
         <Identity s={s} errors={errors} set={set} creating={creating} />
         <TriggerFields s={s} errors={errors} set={set} />
         <DeliveryFields s={s} errors={errors} set={set} />
+        <MuteWindowFields s={s} errors={errors} set={set} />
         <TextField
           of="cooldown_seconds"
           label="Cooldown (seconds)"

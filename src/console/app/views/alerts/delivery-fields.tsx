@@ -1,4 +1,5 @@
 /** The delivery part of the alert form: a checkbox per method, each revealing its settings. */
+import { ChannelFields } from './channel-fields.tsx';
 import { aria, Err, fid, SecretField, TextField } from './fields.tsx';
 import type { Errors, FormState, Header } from './form-model.ts';
 import { METHODS } from './model.ts';
@@ -33,6 +34,7 @@ export function DeliveryFields({ s, errors, set }: Props) {
       {s.methods.EMAIL ? <EmailFields s={s} errors={errors} set={set} /> : null}
       {s.methods.CHAT ? <ChatFields s={s} errors={errors} set={set} /> : null}
       {s.methods.WEBHOOK ? <WebhookFields s={s} errors={errors} set={set} /> : null}
+      <ChannelFields s={s} errors={errors} set={set} />
     </fieldset>
   );
 }

@@ -125,13 +125,15 @@ export function CheckGroup(p: {
   value: string[];
   errors: Errors;
   onValue: (value: string[]) => void;
+  /** What none checked means (default: any). */
+  none?: string;
 }) {
   const toggle = (option: string, on: boolean) =>
     p.onValue(on ? [...p.value, option] : p.value.filter((v) => v !== option));
   return (
     <fieldset class="af-checks" id={fid(p.of)}>
       <legend>{p.legend}</legend>
-      <p class="hint">None checked: any.</p>
+      <p class="hint">None checked: {p.none ?? 'any'}.</p>
       <div class="af-check-list">
         {p.options.map((option) => (
           <label class="inline" key={option}>

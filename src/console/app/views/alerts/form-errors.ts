@@ -3,7 +3,7 @@
  * API's answer lands on the field it names; a webhook header's is `webhook_config.headers.<row>`.
  */
 import type { ApiError } from '../../api.ts';
-import { type Errors, type FormState, list } from './form-model.ts';
+import { type Errors, type FormState, list, type Secret } from './form-model.ts';
 
 const ALERT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
@@ -35,8 +35,11 @@ function triggerChecks(s: FormState, e: Errors): void {
   }
 }
 
+/** Whether a write-only secret will be there after saving (stored and kept, or typed). */
+const present = (secret: Secret) => secret.value !== '' || (secret.stored && !secret.remove);
+
 function deliveryChecks(s: FormState, e: Errors): void {
-  if (!s.methods.EMAIL && !s.methods.CHAT && !s.methods.WEBHOOK) {
+  if (!Object.values(s.methods).some(Boolean)) {
     e.delivery_methods = 'Choose at least one delivery method.';
   }
   if (s.methods.EMAIL) {
@@ -48,6 +51,22 @@ function deliveryChecks(s: FormState, e: Errors): void {
   if (s.methods.WEBHOOK && !s.url.trim()) e['webhook_config.url'] = 'Enter the URL to send to.';
   s.headers.forEach((h, i) => {
     if (!h.name.trim() && h.value) e[`webhook_config.headers.${i}`] = 'Give the header a name.';
+  });
+  if (s.methods.SLACK && !present(s.slackUrl)) e['slack_config.webhook_url'] = 'Enter the webhook URL.';
+  if (s.methods.DISCORD && !present(s.discordUrl)) e['discord_config.webhook_url'] = 'Enter the webhook URL.';
+  if (s.methods.TEAMS && !present(s.teamsUrl)) e['teams_config.webhook_url'] = 'Enter the webhook URL.';
+  if (s.methods.ALERTMANAGER && !s.alertmanagerUrl.trim())
+    e['alertmanager_config.url'] = 'Enter the receiver URL.';
+  if (s.methods.PAGERDUTY && !present(s.routingKey))
+    e['pagerduty_config.routing_key'] = 'Enter the integration routing key.';
+}
+
+function muteWindowChecks(s: FormState, e: Errors): void {
+  s.muteWindows.forEach((w, i) => {
+    const key = `mute_windows.${i}`;
+    if (!w.start.trim()) e[`${key}.start`] = 'Enter a start time (HH:MM).';
+    if (!w.end.trim()) e[`${key}.end`] = 'Enter an end time (HH:MM).';
+    if (!w.timeZone.trim()) e[`${key}.time_zone`] = 'Enter a time zone, such as America/New_York.';
   });
 }
 
@@ -61,16 +80,22 @@ export function clientErrors(s: FormState, creating: boolean): Errors {
   if (!s.name.trim()) e.name = 'Enter a name.';
   triggerChecks(s, e);
   deliveryChecks(s, e);
+  muteWindowChecks(s, e);
   if (!whole(s.cooldownSeconds)) e.cooldown_seconds = 'Must be a whole number of seconds.';
   return e;
 }
 
 const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const LISTS = /^(.*\.(?:to_emails|chat_ids|event_types|severities|assets|watchdogs))\.(\d+)$/;
+const LISTS = /^(.*\.(?:to_emails|chat_ids|event_types|severities|assets|watchdogs|days))\.(\d+)$/;
 const CONFIG_LABEL: Record<string, string> = {
   email_config: 'Email',
   chat_config: 'Chat',
   webhook_config: 'Webhook',
+  slack_config: 'Slack',
+  discord_config: 'Discord',
+  teams_config: 'Teams',
+  alertmanager_config: 'Alertmanager',
+  pagerduty_config: 'PagerDuty',
 };
 
 /** One API field path onto the form's key for it. */

@@ -4,11 +4,19 @@
  * The API's answer is the authority: the checks here only catch what would never get that far (an
  * empty required field, text where a number goes, which GraphQL would refuse without naming a field).
  */
-import type { Alert, Method, TriggerType } from './model.ts';
+import { type Alert, METHODS, type Method, type TriggerType } from './model.ts';
 
 export interface Header {
   name: string;
   value: string;
+}
+
+/** A recurring mute window as typed: days (none: every day), HH:MM start and end, an IANA zone. */
+export interface MuteWindow {
+  days: string[];
+  start: string;
+  end: string;
+  timeZone: string;
 }
 
 /** A write-only secret: typed text replaces the stored one; `remove` clears it; neither keeps it. */
@@ -50,6 +58,12 @@ export interface FormState {
   headers: Header[];
   authToken: Secret;
   signingSecret: Secret;
+  slackUrl: Secret;
+  discordUrl: Secret;
+  teamsUrl: Secret;
+  alertmanagerUrl: string;
+  routingKey: Secret;
+  muteWindows: MuteWindow[];
   cooldownSeconds: string;
 }
 
@@ -77,7 +91,7 @@ export function emptyForm(): FormState {
     volumeThreshold: '',
     condition: '',
     checkIntervalSeconds: '60',
-    methods: { EMAIL: false, CHAT: false, WEBHOOK: false },
+    methods: Object.fromEntries(METHODS.map((m) => [m.id, false])) as Record<Method, boolean>,
     toEmails: '',
     smtpHost: '',
     smtpPort: '',
@@ -92,6 +106,12 @@ export function emptyForm(): FormState {
     headers: [],
     authToken: noSecret(),
     signingSecret: noSecret(),
+    slackUrl: noSecret(),
+    discordUrl: noSecret(),
+    teamsUrl: noSecret(),
+    alertmanagerUrl: '',
+    routingKey: noSecret(),
+    muteWindows: [],
     cooldownSeconds: '60',
   };
 }
@@ -117,11 +137,10 @@ export function fromAlert(a: Alert): FormState {
     volumeThreshold: text(t.volumeThreshold),
     condition: text(t.condition),
     checkIntervalSeconds: text(t.checkIntervalSeconds ?? 60),
-    methods: {
-      EMAIL: a.deliveryMethods.includes('EMAIL'),
-      CHAT: a.deliveryMethods.includes('CHAT'),
-      WEBHOOK: a.deliveryMethods.includes('WEBHOOK'),
-    },
+    methods: Object.fromEntries(METHODS.map((m) => [m.id, a.deliveryMethods.includes(m.id)])) as Record<
+      Method,
+      boolean
+    >,
     toEmails: (a.emailConfig?.toEmails ?? []).join('\n'),
     smtpHost: text(a.emailConfig?.smtpHost),
     smtpPort: text(a.emailConfig?.smtpPort),
@@ -136,6 +155,12 @@ export function fromAlert(a: Alert): FormState {
     headers: (a.webhookConfig?.headers ?? []).map((h) => ({ ...h })),
     authToken: noSecret(a.webhookConfig?.hasAuthToken),
     signingSecret: noSecret(a.webhookConfig?.hasSigningSecret),
+    slackUrl: noSecret(a.slackConfig?.hasWebhookUrl),
+    discordUrl: noSecret(a.discordConfig?.hasWebhookUrl),
+    teamsUrl: noSecret(a.teamsConfig?.hasWebhookUrl),
+    alertmanagerUrl: a.alertmanagerConfig?.url ?? '',
+    routingKey: noSecret(a.pagerdutyConfig?.hasRoutingKey),
+    muteWindows: a.muteWindows.map((w) => ({ ...w, days: [...w.days] })),
     cooldownSeconds: text(a.cooldownSeconds),
   };
 }
@@ -234,6 +259,25 @@ export function toInput(s: FormState): Record<string, unknown> {
           signingSecret: secret(s.signingSecret),
         })
       : undefined,
+    ...channelInputs(s),
+    muteWindows: s.muteWindows.map((w) => ({
+      days: w.days,
+      start: w.start.trim(),
+      end: w.end.trim(),
+      timeZone: w.timeZone.trim(),
+    })),
     cooldownSeconds: num(s.cooldownSeconds),
+  });
+}
+
+/** The settings of the channels that take one URL or key (each only when its method is checked). */
+function channelInputs(s: FormState): Record<string, unknown> {
+  const url = (secretUrl: Secret) => compact({ webhookUrl: secret(secretUrl) });
+  return compact({
+    slackConfig: s.methods.SLACK ? url(s.slackUrl) : undefined,
+    discordConfig: s.methods.DISCORD ? url(s.discordUrl) : undefined,
+    teamsConfig: s.methods.TEAMS ? url(s.teamsUrl) : undefined,
+    alertmanagerConfig: s.methods.ALERTMANAGER ? { url: s.alertmanagerUrl.trim() } : undefined,
+    pagerdutyConfig: s.methods.PAGERDUTY ? compact({ routingKey: secret(s.routingKey) }) : undefined,
   });
 }

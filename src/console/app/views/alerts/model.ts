@@ -1,6 +1,14 @@
 /** The alert as the API returns it, and the operations the alerts view runs (all public GraphQL). */
 
-export type Method = 'EMAIL' | 'CHAT' | 'WEBHOOK';
+export type Method =
+  | 'EMAIL'
+  | 'CHAT'
+  | 'WEBHOOK'
+  | 'SLACK'
+  | 'DISCORD'
+  | 'TEAMS'
+  | 'ALERTMANAGER'
+  | 'PAGERDUTY';
 export type TriggerType = 'WATCHDOG_EVENT' | 'PRICE_THRESHOLD' | 'VOLUME_THRESHOLD' | 'CUSTOM_CONDITION';
 export type AttemptStatus = 'DELIVERED' | 'FAILED' | 'RETRY';
 
@@ -8,6 +16,11 @@ export const METHODS: readonly { id: Method; label: string }[] = [
   { id: 'EMAIL', label: 'Email' },
   { id: 'CHAT', label: 'Chat' },
   { id: 'WEBHOOK', label: 'Webhook' },
+  { id: 'SLACK', label: 'Slack' },
+  { id: 'DISCORD', label: 'Discord' },
+  { id: 'TEAMS', label: 'Teams' },
+  { id: 'ALERTMANAGER', label: 'Alertmanager' },
+  { id: 'PAGERDUTY', label: 'PagerDuty' },
 ];
 
 export const TRIGGER_TYPES: readonly { id: TriggerType; label: string }[] = [
@@ -30,6 +43,7 @@ export const EVENT_TYPES = [
   'WHALE_MOVEMENT',
 ] as const;
 export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export const WEEKDAYS = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
 export const WATCHDOGS = [
   'CORRELATION_BREAKDOWN',
   'EARNINGS_ANOMALY',
@@ -84,6 +98,12 @@ export interface Alert {
     hasAuthToken: boolean;
     hasSigningSecret: boolean;
   } | null;
+  slackConfig: { hasWebhookUrl: boolean } | null;
+  discordConfig: { hasWebhookUrl: boolean } | null;
+  teamsConfig: { hasWebhookUrl: boolean } | null;
+  alertmanagerConfig: { url: string } | null;
+  pagerdutyConfig: { hasRoutingKey: boolean } | null;
+  muteWindows: { days: string[]; start: string; end: string; timeZone: string }[];
 }
 
 const ALERT_FIELDS = `alertId name description enabled owner cooldownSeconds lastTriggered triggerCount deliveryMethods
@@ -91,7 +111,10 @@ const ALERT_FIELDS = `alertId name description enabled owner cooldownSeconds las
     hysteresisPercent volumeThreshold condition checkIntervalSeconds }
   emailConfig { toEmails smtpHost smtpPort smtpUser useTls fromEmail hasPassword }
   chatConfig { chatIds hasBotToken }
-  webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret }`;
+  webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret }
+  slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } teamsConfig { hasWebhookUrl }
+  alertmanagerConfig { url } pagerdutyConfig { hasRoutingKey }
+  muteWindows { days start end timeZone }`;
 
 export const ALERTS_QUERY = `{ alerts { ${ALERT_FIELDS} } }`;
 export const CREATE_ALERT = `mutation($input: AlertInput!) { createAlert(input: $input) { ${ALERT_FIELDS} } }`;
