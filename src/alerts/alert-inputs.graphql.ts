@@ -5,10 +5,13 @@ import {
   DEFAULT_CHECK_INTERVAL_SECONDS,
   DEFAULT_COOLDOWN_SECONDS,
   DEFAULT_HYSTERESIS_PERCENT,
+  DEFAULT_RESOLVE_TIMEOUT_SECONDS,
   DEFAULT_SMTP_PORT,
   MAX_COOLDOWN_SECONDS,
   MAX_LIST,
 } from './alert.model.ts';
+import { GroupingInput } from './alert-grouping.graphql.ts';
+import { RESOLVE_TIMEOUT_RANGE } from './alert-grouping.wire.ts';
 import {
   AlertDeliveryMethodEnum,
   AlertTriggerTypeEnum,
@@ -209,6 +212,18 @@ export const AlertInput = builder.inputType('AlertInput', {
     muteWindows: t.field({
       type: [MuteWindowInput],
       description: 'Recurring windows in which its firings are silenced (absent: none).',
+    }),
+    sendResolved: t.boolean({
+      description:
+        'True: when an episode of its condition resolves, a `resolved` notification goes to every target (default false).',
+    }),
+    resolveTimeoutSeconds: t.int({
+      description: `WATCHDOG_EVENT: seconds without a repeat of a condition's event after which its episode resolves, ${RESOLVE_TIMEOUT_RANGE.min} to ${RESOLVE_TIMEOUT_RANGE.max} (default ${DEFAULT_RESOLVE_TIMEOUT_SECONDS}).`,
+    }),
+    grouping: t.field({
+      type: GroupingInput,
+      description:
+        'WATCHDOG_EVENT only (on another trigger INVALID_ARGUMENTS naming `grouping`): firings gathered into groups notified together. Absent or null (default): each firing notifies.',
     }),
   }),
 });

@@ -9,6 +9,7 @@ import {
   type ChatConfig,
   DEFAULT_CHECK_INTERVAL_SECONDS,
   DEFAULT_HYSTERESIS_PERCENT,
+  DEFAULT_RESOLVE_TIMEOUT_SECONDS,
   DEFAULT_SMTP_PORT,
   type DeliveryMethod,
   type DiscordConfig,
@@ -21,6 +22,8 @@ import {
   type TriggerType,
   type WebhookConfig,
 } from './alert.model.ts';
+import { GroupingRef } from './alert-grouping.graphql.ts';
+import { RESOLVE_TIMEOUT_RANGE } from './alert-grouping.wire.ts';
 import { MuteWindowRef } from './mute-window.graphql.ts';
 
 /**
@@ -373,6 +376,22 @@ export const AlertRef = builder.objectRef<Alert>('Alert').implement({
       type: [MuteWindowRef],
       description: 'Recurring windows in which its firings are recorded as `silenced` (empty: none).',
       resolve: (a) => a.muteWindows ?? [],
+    }),
+    sendResolved: t.boolean({
+      description:
+        'Whether a `resolved` notification goes to every target when an episode of its condition resolves (default false).',
+      resolve: (a) => a.sendResolved ?? false,
+    }),
+    resolveTimeoutSeconds: t.int({
+      description: `WATCHDOG_EVENT: seconds without a repeat of a condition's event after which its episode resolves, ${RESOLVE_TIMEOUT_RANGE.min} to ${RESOLVE_TIMEOUT_RANGE.max} (default ${DEFAULT_RESOLVE_TIMEOUT_SECONDS}).`,
+      resolve: (a) => a.resolveTimeoutSeconds ?? DEFAULT_RESOLVE_TIMEOUT_SECONDS,
+    }),
+    grouping: t.field({
+      type: GroupingRef,
+      nullable: true,
+      description:
+        'WATCHDOG_EVENT: how its firings are gathered into groups; null (default): each firing notifies.',
+      resolve: (a) => a.grouping ?? null,
     }),
     createdAt: t.field({
       type: 'DateTime',

@@ -16,7 +16,9 @@ export const ALERT_FIELDS =
   'webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret } ' +
   'slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } teamsConfig { hasWebhookUrl } ' +
   'alertmanagerConfig { url } pagerdutyConfig { hasRoutingKey } ' +
-  'cooldownSeconds muteWindows { days start end timeZone } createdAt updatedAt lastTriggered triggerCount owner';
+  'cooldownSeconds muteWindows { days start end timeZone } sendResolved resolveTimeoutSeconds ' +
+  'grouping { groupBy groupWaitSeconds groupIntervalSeconds repeatIntervalSeconds } ' +
+  'createdAt updatedAt lastTriggered triggerCount owner';
 
 export const ATTEMPT_FIELDS =
   'deliveryId attempt method target event { eventId type watchdog } status responseCode latencyMs error attemptedAt';
@@ -75,6 +77,14 @@ export interface AlertData {
     readonly end: string;
     readonly timeZone: string;
   }>;
+  readonly sendResolved: boolean;
+  readonly resolveTimeoutSeconds: number;
+  readonly grouping: {
+    readonly groupBy: readonly string[];
+    readonly groupWaitSeconds: number;
+    readonly groupIntervalSeconds: number;
+    readonly repeatIntervalSeconds: number;
+  } | null;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly lastTriggered: string | null;
@@ -111,14 +121,16 @@ const ALERT_VARIABLES =
   '$chat_config: AlertChatConfigInput, $webhook_config: AlertWebhookConfigInput, $slack_config: AlertSlackConfigInput, ' +
   '$discord_config: AlertDiscordConfigInput, $teams_config: AlertTeamsConfigInput, ' +
   '$alertmanager_config: AlertAlertmanagerConfigInput, $pagerduty_config: AlertPagerDutyConfigInput, ' +
-  '$cooldown_seconds: Int, $mute_windows: [AlertMuteWindowInput!]';
+  '$cooldown_seconds: Int, $mute_windows: [AlertMuteWindowInput!], ' +
+  '$send_resolved: Boolean, $resolve_timeout_seconds: Int, $grouping: AlertGroupingInput';
 
 const ALERT_INPUT =
   'name: $name, description: $description, enabled: $enabled, trigger: $trigger, ' +
   'deliveryMethods: $delivery_methods, emailConfig: $email_config, chatConfig: $chat_config, ' +
   'webhookConfig: $webhook_config, slackConfig: $slack_config, ' +
   'discordConfig: $discord_config, teamsConfig: $teams_config, ' +
-  'alertmanagerConfig: $alertmanager_config, pagerdutyConfig: $pagerduty_config, cooldownSeconds: $cooldown_seconds, muteWindows: $mute_windows';
+  'alertmanagerConfig: $alertmanager_config, pagerdutyConfig: $pagerduty_config, cooldownSeconds: $cooldown_seconds, muteWindows: $mute_windows, ' +
+  'sendResolved: $send_resolved, resolveTimeoutSeconds: $resolve_timeout_seconds, grouping: $grouping';
 
 export const CREATE_ALERT = `mutation CreateAlert($alert_id: String!, ${ALERT_VARIABLES}) {
   createAlert(input: { alertId: $alert_id, ${ALERT_INPUT} }) { ${ALERT_FIELDS} }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolArgument, ToolDefinition } from '../platform/operations/tool.ts';
-import { DELIVERY_METHODS, TRIGGER_TYPES } from './alert.model.ts';
+import { DEFAULT_RESOLVE_TIMEOUT_SECONDS, DELIVERY_METHODS, TRIGGER_TYPES } from './alert.model.ts';
+import { RESOLVE_TIMEOUT_RANGE } from './alert-grouping.wire.ts';
 import { alertIdSchema, alertInputSchema } from './alert-input.wire.ts';
 import { REDELIVER_ALERT, type RedeliveryData, redeliveryWire } from './alert-redelivery.wire.ts';
 import {
@@ -54,6 +55,12 @@ const alertSchema = z.object({
   mute_windows: z.array(
     z.object({ days: z.array(z.string()), start: z.string(), end: z.string(), time_zone: z.string() }),
   ),
+  send_resolved: z.boolean(),
+  resolve_timeout_seconds: z.number().int(),
+  grouping: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('group_by, group_wait_seconds, group_interval_seconds, repeat_interval_seconds; null: none'),
   created_at: isoTime,
   updated_at: isoTime,
   last_triggered: isoTime.nullable(),
@@ -145,6 +152,19 @@ const alertArguments: Record<string, ToolArgument> = {
     schema: shape.mute_windows,
     description:
       '[{days, start, end, time_zone}]: recurring windows (days mon..sun, HH:MM, an IANA zone; an end not after the start ends the next day) in which its firings are recorded as silenced',
+  },
+  send_resolved: {
+    schema: shape.send_resolved,
+    description: 'true: a resolved notice to every target when an episode resolves (default false)',
+  },
+  resolve_timeout_seconds: {
+    schema: shape.resolve_timeout_seconds,
+    description: `watchdog_event: seconds without a repeat after which an episode resolves (${RESOLVE_TIMEOUT_RANGE.min}..${RESOLVE_TIMEOUT_RANGE.max}, default ${DEFAULT_RESOLVE_TIMEOUT_SECONDS})`,
+  },
+  grouping: {
+    schema: shape.grouping,
+    description:
+      'watchdog_event only: firings grouped into one notice per group (group_by [] = one group); null (default): each firing notifies',
   },
 };
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkedWireAlert } from './alert-input.wire.ts';
+import { enumName, fromEnumName } from '../platform/graphql/enum-values.ts';
+import { GROUP_LABELS } from './alert.model.ts';
+import { settingsOfStored, storedConfig } from './alert-config.wire.ts';
+import { checkedWireAlert, parseAlertInput } from './alert-input.wire.ts';
+import type { AlertData } from './alerts.documents.ts';
 import { InvalidAlertError } from './alerts.errors.ts';
 import {
   alertInputOfWire,
@@ -27,6 +31,47 @@ const wire = {
   webhook_config: { url: 'https://hooks.example.com/x', headers: { 'X-Team': 'ops' }, auth_token: 'tok' },
   cooldown_seconds: 30,
   mute_windows: [{ days: ['sat', 'sun'], start: '00:00', end: '00:00', time_zone: 'America/New_York' }],
+  send_resolved: true,
+  resolve_timeout_seconds: 600,
+  grouping: { group_by: ['watchdog', 'event_type'], group_wait_seconds: 0 },
+};
+
+/** An answered alert with nothing configured, for the tests that vary a few fields. */
+const sampleData: AlertData = {
+  alertId: 'a-1',
+  name: 'n',
+  description: '',
+  enabled: true,
+  trigger: {
+    type: 'WATCHDOG_EVENT',
+    eventFilter: { eventTypes: [], severities: [], assets: [], watchdogs: [] },
+    symbol: null,
+    priceThreshold: null,
+    direction: null,
+    hysteresisPercent: null,
+    volumeThreshold: null,
+    condition: null,
+    checkIntervalSeconds: null,
+  },
+  deliveryMethods: [],
+  emailConfig: null,
+  chatConfig: null,
+  webhookConfig: null,
+  slackConfig: null,
+  discordConfig: null,
+  teamsConfig: null,
+  alertmanagerConfig: null,
+  pagerdutyConfig: null,
+  cooldownSeconds: 60,
+  muteWindows: [],
+  sendResolved: false,
+  resolveTimeoutSeconds: 300,
+  grouping: null,
+  createdAt: '2025-06-11T15:00:00.000Z',
+  updatedAt: '2025-06-11T15:00:00.000Z',
+  lastTriggered: null,
+  triggerCount: 0,
+  owner: null,
 };
 
 describe('alert wire <-> GraphQL', () => {
@@ -52,6 +97,9 @@ describe('alert wire <-> GraphQL', () => {
       },
       cooldownSeconds: 30,
       muteWindows: [{ days: ['SAT', 'SUN'], start: '00:00', end: '00:00', timeZone: 'America/New_York' }],
+      sendResolved: true,
+      resolveTimeoutSeconds: 600,
+      grouping: { groupBy: ['WATCHDOG', 'EVENT_TYPE'], groupWaitSeconds: 0 },
     });
     // The documents name their variables as the wire does; only nested values are GraphQL's.
     expect(Object.keys(alertVariables(wire)).sort()).toEqual(Object.keys(wire).sort());
@@ -73,6 +121,71 @@ describe('alert wire <-> GraphQL', () => {
       webhook_config: { url: 'https://h.example.com', headers: { 'X-A': '1' } },
     });
     expect('bot_token' in (back.chat_config as object)).toBe(false);
+  });
+
+  it('carries send_resolved, resolve_timeout_seconds and grouping from a REST body to the store and back out', () => {
+    const body = {
+      ...wire,
+      grouping: { group_by: ['asset', 'event_type'], group_interval_seconds: 60 },
+    };
+    // REST checks the body, then runs the document with these variables (labels by GraphQL name).
+    const variables = alertVariables(checkedWireAlert(body));
+    expect(variables).toMatchObject({
+      send_resolved: true,
+      resolve_timeout_seconds: 600,
+      grouping: {
+        groupBy: ['ASSET', 'EVENT_TYPE'],
+        groupWaitSeconds: 30,
+        groupIntervalSeconds: 60,
+        repeatIntervalSeconds: 14_400,
+      },
+    });
+    // GraphQL hands the resolver those variables with enum values in their internal spelling.
+    const fromLabel = fromEnumName(GROUP_LABELS);
+    const given = variables.grouping as { groupBy: string[] } & Record<string, unknown>;
+    const definition = parseAlertInput(
+      wireOfAlertInput({
+        alertId: 'a-1',
+        name: 'n',
+        trigger: { type: 'watchdog_event' },
+        deliveryMethods: ['webhook'],
+        webhookConfig: { url: 'https://hooks.example.com/x' },
+        sendResolved: variables.send_resolved,
+        resolveTimeoutSeconds: variables.resolve_timeout_seconds,
+        grouping: { ...given, groupBy: given.groupBy.map(fromLabel) },
+      }),
+    );
+    const stored = JSON.parse(JSON.stringify(storedConfig(definition.trigger, definition)));
+    const settings = settingsOfStored(stored);
+    expect(settings).toMatchObject({
+      sendResolved: true,
+      resolveTimeoutSeconds: 600,
+      grouping: {
+        groupBy: ['asset', 'event_type'],
+        groupWaitSeconds: 30,
+        groupIntervalSeconds: 60,
+        repeatIntervalSeconds: 14_400,
+      },
+    });
+    // GraphQL answers the labels by name; the wire answer is what was written, defaults filled in.
+    const answered = settings.grouping && {
+      ...settings.grouping,
+      groupBy: settings.grouping.groupBy.map(enumName),
+    };
+    const view = alertWire({ ...sampleData, ...settings, grouping: answered });
+    expect(view).toMatchObject({
+      send_resolved: true,
+      resolve_timeout_seconds: 600,
+      grouping: {
+        group_by: ['asset', 'event_type'],
+        group_wait_seconds: 30,
+        group_interval_seconds: 60,
+        repeat_interval_seconds: 14_400,
+      },
+    });
+    // An explicit null (no grouping) stays null both ways, so a replace can clear it.
+    expect(alertInputOfWire({ grouping: null })).toEqual({ grouping: null });
+    expect(wireOfAlertInput({ grouping: null })).toEqual({ grouping: null });
   });
 
   it('refuses a header named twice, whatever its case', () => {
@@ -118,6 +231,9 @@ describe('alert wire <-> GraphQL', () => {
       pagerdutyConfig: null,
       cooldownSeconds: 60,
       muteWindows: [{ days: ['MON'], start: '16:00', end: '09:30', timeZone: 'America/New_York' }],
+      sendResolved: false,
+      resolveTimeoutSeconds: 300,
+      grouping: null,
       ...times,
       lastTriggered: null,
       triggerCount: 0,
@@ -146,6 +262,9 @@ describe('alert wire <-> GraphQL', () => {
       pagerduty_config: null,
       cooldown_seconds: 60,
       mute_windows: [{ days: ['mon'], start: '16:00', end: '09:30', time_zone: 'America/New_York' }],
+      send_resolved: false,
+      resolve_timeout_seconds: 300,
+      grouping: null,
       created_at: '2025-06-11T15:00:00.000Z',
       updated_at: '2025-06-11T15:01:00.000Z',
       last_triggered: null,
@@ -169,6 +288,9 @@ describe('alert wire <-> GraphQL', () => {
       'pagerduty_config',
       'cooldown_seconds',
       'mute_windows',
+      'send_resolved',
+      'resolve_timeout_seconds',
+      'grouping',
       'created_at',
       'updated_at',
       'last_triggered',
@@ -223,6 +345,14 @@ describe('alert wire <-> GraphQL', () => {
       pagerdutyConfig: null,
       cooldownSeconds: 0,
       muteWindows: [],
+      sendResolved: true,
+      resolveTimeoutSeconds: 3_600,
+      grouping: {
+        groupBy: ['ASSET', 'EVENT_TYPE'],
+        groupWaitSeconds: 30,
+        groupIntervalSeconds: 300,
+        repeatIntervalSeconds: 14_400,
+      },
       createdAt: '2025-06-11T15:00:00.000Z',
       updatedAt: '2025-06-11T15:00:00.000Z',
       lastTriggered: '2025-06-11T16:00:00.000Z',
@@ -258,6 +388,14 @@ describe('alert wire <-> GraphQL', () => {
       },
       slack_config: { has_webhook_url: true },
       discord_config: { has_webhook_url: false },
+      send_resolved: true,
+      resolve_timeout_seconds: 3_600,
+      grouping: {
+        group_by: ['asset', 'event_type'],
+        group_wait_seconds: 30,
+        group_interval_seconds: 300,
+        repeat_interval_seconds: 14_400,
+      },
       owner: 'k2',
     });
     expect(Object.keys(view.trigger)).toEqual(['type', 'event_filter']);

@@ -9,12 +9,15 @@ import { EVENT_TYPES, SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/watchdog-e
 import {
   DELIVERY_METHODS,
   type DeliveryMethod,
+  GROUP_LABELS,
+  type GroupLabel,
   PRICE_DIRECTIONS,
   type PriceDirection,
   TRIGGER_TYPES,
   type TriggerType,
 } from './alert.model.ts';
 import type { EventFilterWire } from './alert-config.wire.ts';
+import type { GroupingWire } from './alert-grouping.wire.ts';
 import type { AlertData, AttemptData, TestSendData, TriggerData } from './alerts.documents.ts';
 import { InvalidAlertError } from './alerts.errors.ts';
 import { ATTEMPT_STATUSES } from './delivery/delivery.model.ts';
@@ -65,6 +68,11 @@ export function alertInputOfWire(alert: Readonly<Json>): Json {
         o.days = spelledList(from.days);
       }),
     );
+  if ('grouping' in alert) {
+    out.grouping = nested(alert.grouping, toCamel, (o, from) => {
+      if ('group_by' in from) o.groupBy = spelledList(from.group_by);
+    });
+  }
   if ('webhook_config' in alert) {
     out.webhookConfig = nested(alert.webhook_config, toCamel, (o, from) => {
       if (isObject(from.headers))
@@ -114,6 +122,7 @@ export function wireOfAlertInput(input: Json): Json {
   if ('teamsConfig' in input) out.teams_config = nested(input.teamsConfig, toSnake);
   if ('pagerdutyConfig' in input) out.pagerduty_config = nested(input.pagerdutyConfig, toSnake);
   if ('alertmanagerConfig' in input) out.alertmanager_config = nested(input.alertmanagerConfig, toSnake);
+  if ('grouping' in input) out.grouping = nested(input.grouping, toSnake);
   if ('webhookConfig' in input) {
     out.webhook_config = nested(input.webhookConfig, toSnake, (w, from) => {
       if (Array.isArray(from.headers) && from.headers.every(isHeader)) w.headers = headerRecord(from.headers);
@@ -146,6 +155,7 @@ const fromSeverity = fromEnumName(SEVERITIES);
 const fromWatchdog = fromEnumName(WATCHDOG_NAMES);
 const fromDirection = fromEnumName(PRICE_DIRECTIONS);
 const fromStatus = fromEnumName(ATTEMPT_STATUSES);
+const fromGroupLabel = fromEnumName<GroupLabel>(GROUP_LABELS);
 
 /** A trigger as answered: its type and its own type's fields only. */
 export interface TriggerView {
@@ -192,6 +202,9 @@ export interface AlertView {
   readonly pagerduty_config: { readonly has_routing_key: boolean } | null;
   readonly cooldown_seconds: number;
   readonly mute_windows: Array<{ days: string[]; start: string; end: string; time_zone: string }>;
+  readonly send_resolved: boolean;
+  readonly resolve_timeout_seconds: number;
+  readonly grouping: GroupingWire | null;
   readonly created_at: string;
   readonly updated_at: string;
   readonly last_triggered: string | null;
@@ -242,6 +255,14 @@ export function alertWire(alert: AlertData): AlertView {
       end: w.end,
       time_zone: w.timeZone,
     })),
+    send_resolved: alert.sendResolved,
+    resolve_timeout_seconds: alert.resolveTimeoutSeconds,
+    grouping: alert.grouping && {
+      group_by: alert.grouping.groupBy.map(fromGroupLabel),
+      group_wait_seconds: alert.grouping.groupWaitSeconds,
+      group_interval_seconds: alert.grouping.groupIntervalSeconds,
+      repeat_interval_seconds: alert.grouping.repeatIntervalSeconds,
+    },
     created_at: alert.createdAt,
     updated_at: alert.updatedAt,
     last_triggered: alert.lastTriggered,
