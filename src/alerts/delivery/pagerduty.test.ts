@@ -8,7 +8,7 @@ const ctx = (
 ): DeliveryContext => ({
   deliveryId: 'dlv-1',
   attempt: 1,
-  notice: { kind: 'event', incidentKey: 'test/-' },
+  notice: { kind: 'event', incidentKey: 'flash_crash/BTC/USDT' },
   alert: { id: 'a-1', name: 'BTC crash', description: null },
   event: {
     id: 'ev-1',

@@ -1,23 +1,43 @@
 /**
- * PagerDuty delivery: a trigger of the Events API v2 (https://developer.pagerduty.com/docs/events-api-v2/trigger-events/)
- * POSTed to PAGERDUTY_EVENTS_URL:
+ * PagerDuty delivery: an Events API v2 event (https://developer.pagerduty.com/docs/events-api-v2/trigger-events/)
+ * POSTed to PAGERDUTY_EVENTS_URL. A trigger (an event, a group's notification):
  * {
  *   "routing_key": the integration's key, "event_action": "trigger",
- *   "dedup_key": "vigil/<alert id>/<event type>/<asset or ->": one incident per alert and condition
- *     (a repeat of the same condition while the incident is open joins it instead of paging again),
+ *   "dedup_key": "vigil/<alert id>/<incident key>": one incident per alert and condition (the
+ *     notice's incident key: `<event type>/<asset or ->` for a watchdog event, `<trigger>/<symbol>`
+ *     for a threshold, `group/<group key>` for a group), so a repeat while the incident is open
+ *     joins it instead of paging again, and its acknowledgement and resolution reach it,
  *   "payload": { "summary": ≤ 1024 characters, "source": "vigil", "severity": critical | error |
  *     warning | info (from critical, high, medium, low), "timestamp": the event's time,
  *     "component": the asset (or the watchdog), "group": the watchdog, "class": the event type,
  *     "custom_details": { alert_id, alert_name, event_id, description, data } },
  *   "client": "Vigil"
  * }
+ * A group's trigger: summary `<title>: 5 events: volume_spike on AAPL (3), ...`, severity the
+ * group's worst, timestamp the newest event's, component/group/class from the group's labels
+ * (asset, watchdog, event_type; else `market`, `alerts`, `group`), custom_details { alert_id,
+ * alert_name, group_key, labels, repeat, events: one line per event (oldest first, `and N more`
+ * when cut to stay under 512 KB), event_count }.
+ * A resolution (`resolved` notice) is `{routing_key, event_action: "resolve", dedup_key}` and an
+ * acknowledgement `{routing_key, event_action: "acknowledge", dedup_key}`, the Events API's bodies
+ * for both, with the dedup key of the incident they end or acknowledge.
  * PagerDuty refuses an event over 512 KB: the description is cut with an ellipsis (64 KB) and, if
  * still over, the data is left out. PagerDuty answers 202 {status: "success", dedup_key}; 429 is
  * retried at its Retry-After (or the runner's backoff), 400 (an invalid event) is final.
  */
 import type { Severity } from '../../watchdogs/watchdog-event.ts';
 import { postToHook } from './hook-post.ts';
-import { clip } from './slack.ts';
+import {
+  clip,
+  eventOneLiner,
+  fitCount,
+  type GroupNotice,
+  groupHeadline,
+  highestSeverity,
+  keptLines,
+  moreLine,
+  noticeTitle,
+} from './notice-text.ts';
 import type { DeliveryContext, DeliveryOptions, DeliveryOutcome } from './types.ts';
 
 export const PAGERDUTY_LIMITS = {
@@ -39,13 +59,28 @@ export interface PagerDutyTarget {
   readonly routingKey: string;
 }
 
-/** One incident per alert and condition: the event type and the asset it is about. */
+/** One incident per alert and condition: the notice's incident key (episode.model.ts). */
 export function dedupKey(ctx: DeliveryContext): string {
-  const { alert, event } = ctx;
-  return clip(`vigil/${alert.id}/${event.type}/${event.asset?.symbol ?? '-'}`, PAGERDUTY_LIMITS.dedupKey);
+  return clip(`vigil/${ctx.alert.id}/${ctx.notice.incidentKey}`, PAGERDUTY_LIMITS.dedupKey);
 }
 
+const tooBig = (body: unknown) => Buffer.byteLength(JSON.stringify(body)) > PAGERDUTY_LIMITS.bytes;
+
 export function pagerDutyEvent(routingKey: string, ctx: DeliveryContext): Record<string, unknown> {
+  const { notice } = ctx;
+  switch (notice.kind) {
+    case 'event':
+      return eventTrigger(routingKey, ctx);
+    case 'group':
+      return groupTrigger(routingKey, ctx, notice);
+    case 'resolved':
+      return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedupKey(ctx) };
+    case 'acknowledged':
+      return { routing_key: routingKey, event_action: 'acknowledge', dedup_key: dedupKey(ctx) };
+  }
+}
+
+function eventTrigger(routingKey: string, ctx: DeliveryContext): Record<string, unknown> {
   const { alert, event } = ctx;
   const description = event.description || alert.description || alert.name;
   const details: Record<string, unknown> = {
@@ -71,9 +106,46 @@ export function pagerDutyEvent(routingKey: string, ctx: DeliveryContext): Record
       custom_details: details,
     },
   };
-  if (Buffer.byteLength(JSON.stringify(body)) > PAGERDUTY_LIMITS.bytes)
-    details.data = '(left out: over 512 KB)';
+  if (tooBig(body)) details.data = '(left out: over 512 KB)';
   return body;
+}
+
+function groupTrigger(
+  routingKey: string,
+  ctx: DeliveryContext,
+  notice: GroupNotice,
+): Record<string, unknown> {
+  const { alert, event } = ctx;
+  const lines = notice.events.map(eventOneLiner);
+  const body = (events: readonly string[]) => ({
+    routing_key: routingKey,
+    event_action: 'trigger',
+    dedup_key: dedupKey(ctx),
+    client: 'Vigil',
+    payload: {
+      summary: clip(
+        `${noticeTitle(alert.name, notice, ctx.test)}: ${groupHeadline(notice)}`,
+        PAGERDUTY_LIMITS.summary,
+      ),
+      source: 'vigil',
+      severity: SEVERITY[highestSeverity(notice.events)],
+      timestamp: event.occurredAt.toISOString(),
+      component: notice.labels.asset ?? notice.labels.watchdog ?? 'market',
+      group: notice.labels.watchdog ?? 'alerts',
+      class: notice.labels.event_type ?? 'group',
+      custom_details: {
+        alert_id: alert.id,
+        alert_name: alert.name,
+        group_key: notice.groupKey,
+        labels: notice.labels,
+        repeat: notice.repeat,
+        event_count: notice.events.length,
+        events,
+      },
+    },
+  });
+  const count = fitCount(lines, (kept, left) => !tooBig(body(left ? [...kept, moreLine(left)] : kept)));
+  return body(keptLines(lines, count));
 }
 
 export function sendPagerDuty(
