@@ -40,3 +40,26 @@ export class TooManySilencesError extends AppError {
     );
   }
 }
+
+/** The alert has no firing with this id (404 on REST). */
+export class FiringNotFoundError extends AppError {
+  constructor(firingId: string) {
+    super('FIRING_NOT_FOUND', `the alert has no firing ${JSON.stringify(firingId)}`, { firing: firingId });
+  }
+}
+
+/**
+ * The firing cannot be acknowledged or resolved (409 on REST): it belongs to no episode (a
+ * test-send, a silenced firing), or its episode has resolved (acknowledging only).
+ */
+export class EpisodeConflictError extends AppError {
+  constructor(code: 'FIRING_HAS_NO_EPISODE' | 'EPISODE_RESOLVED', firingId: string) {
+    super(
+      code,
+      code === 'FIRING_HAS_NO_EPISODE'
+        ? `firing ${JSON.stringify(firingId)} belongs to no episode (a test-send or a silenced firing): there is nothing to acknowledge or resolve`
+        : `the episode of firing ${JSON.stringify(firingId)} has resolved; the next firing of its condition opens a new one`,
+      { firing: firingId },
+    );
+  }
+}

@@ -21,9 +21,11 @@ import type { DeliveryGates } from './delivery/delivery-gates.ts';
 import { PinnedConnections } from './delivery/pinned-http.ts';
 import { SmtpPools } from './delivery/smtp-pools.ts';
 import { parseAllowedHosts } from './delivery/ssrf.ts';
+import { AlertEpisodes } from './episodes.service.ts';
 import { firingMetrics } from './firing.metrics.ts';
 import { AlertFiring } from './firing.ts';
 import { fkDslConditions } from './fk-dsl-conditions.ts';
+import { AlertGroups } from './groups.service.ts';
 import { keyFromFile, parseSecretsKey, SecretBox } from './secrets.ts';
 import { ThresholdEvaluator } from './thresholds.ts';
 
@@ -110,11 +112,14 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
       mailPools,
     },
   });
+  const groups = new AlertGroups({ database, jobs, clock, logger });
+  const episodes = new AlertEpisodes({ database, jobs, clock, logger, groups });
   const firing = new AlertFiring({
     database,
     jobs,
     clock,
     logger,
+    groups,
     maxPerMinute: config.alerts.maxFiringsPerMinute,
     storedEvent: (id) => deps.watchdogs.event(id),
     ...(deps.registry ? { observer: firingMetrics(deps.registry) } : {}),
@@ -152,8 +157,10 @@ export function createAlerts(deps: AlertsFactoryDeps): AlertsDomain {
     runner,
     deliver,
     connections: { close: async () => void (await Promise.all([connections.close(), mailPools.close()])) },
-    thresholds: new ThresholdEvaluator({ db, clock, logger, marketData: deps.marketData, firing }),
-    conditions: new ConditionEvaluator({ db, clock, logger, port: conditions, firing }),
+    groups,
+    episodes,
+    thresholds: new ThresholdEvaluator({ db, clock, logger, marketData: deps.marketData, firing, episodes }),
+    conditions: new ConditionEvaluator({ db, clock, logger, port: conditions, firing, episodes }),
     events: (listener) => deps.watchdogs.subscribe(ANY_EVENT, listener),
   });
 }

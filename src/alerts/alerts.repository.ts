@@ -9,7 +9,14 @@ import { lockForTransaction } from '../platform/db/advisory-lock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import type { Alert, AlertDefinition, AlertKey, StoredSecrets, TriggerType } from './alert.model.ts';
 import { configOfStored, settingsOfStored, storedConfig } from './alert-config.wire.ts';
-import { alertDeliveries, alertDeliveryAttempts, alertFirings, alerts } from './alerts.sql.ts';
+import {
+  alertDeliveries,
+  alertDeliveryAttempts,
+  alertEpisodes,
+  alertFirings,
+  alertGroups,
+  alerts,
+} from './alerts.sql.ts';
 import { SEALED_NAME, secretNamesOf } from './secrets.ts';
 
 type AlertRow = typeof alerts.$inferSelect;
@@ -165,11 +172,19 @@ export async function deleteAlert(db: Executor, key: AlertKey): Promise<boolean>
   return gone.length > 0;
 }
 
-/** Deletes the alert's firings and its delivery record. */
+/** Deletes the alert's firings, episodes, groups and its delivery record. */
 export async function deleteAlertRecords(db: Executor, key: AlertKey): Promise<void> {
-  const same = (t: typeof alertFirings | typeof alertDeliveries | typeof alertDeliveryAttempts) =>
-    and(eq(t.owner, key.owner), eq(t.alertId, key.id));
+  const same = (
+    t:
+      | typeof alertFirings
+      | typeof alertDeliveries
+      | typeof alertDeliveryAttempts
+      | typeof alertEpisodes
+      | typeof alertGroups,
+  ) => and(eq(t.owner, key.owner), eq(t.alertId, key.id));
   await db.delete(alertDeliveryAttempts).where(same(alertDeliveryAttempts));
   await db.delete(alertDeliveries).where(same(alertDeliveries));
   await db.delete(alertFirings).where(same(alertFirings));
+  await db.delete(alertEpisodes).where(same(alertEpisodes));
+  await db.delete(alertGroups).where(same(alertGroups));
 }

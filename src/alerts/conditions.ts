@@ -11,6 +11,7 @@ import type { Logger } from '../platform/observability/logger.ts';
 import type { Alert, CustomConditionTrigger } from './alert.model.ts';
 import type { AlertEvent } from './alert-event.model.ts';
 import { enabledAlertsByTrigger, setAlertArmed } from './alerts.repository.ts';
+import type { AlertEpisodes } from './episodes.service.ts';
 import type { AlertFiring } from './firing.ts';
 
 export interface ConditionMatch {
@@ -61,6 +62,8 @@ export interface ConditionOptions {
   readonly logger: Logger;
   readonly port: ConditionPort;
   readonly firing: AlertFiring;
+  /** Ends the episode of a condition that cleared (episodes.service.ts); none: episodes are not ended here. */
+  readonly episodes?: Pick<AlertEpisodes, 'resolveCleared'>;
 }
 
 export class ConditionEvaluator {
@@ -91,6 +94,8 @@ export class ConditionEvaluator {
     const holds = found.length > 0;
     const armed = !holds;
     if (armed !== alert.armed) await setAlertArmed(this.#o.db, alert, armed);
+    // No match any more: the condition's episode is over.
+    if (armed && !alert.armed) await this.#o.episodes?.resolveCleared(alert);
     if (!holds || !alert.armed) return false;
     return (await this.#o.firing.fire(alert, conditionEvent(trigger, found, now))) === 'fired';
   }

@@ -24,12 +24,16 @@ export function incidentKeyOf(
   switch (trigger.type) {
     case 'watchdog_event':
       return `${event.type}/${event.asset?.symbol ?? '-'}`;
-    case 'price_threshold':
-    case 'volume_threshold':
-      return `${trigger.type}/${trigger.symbol}`;
-    case 'custom_condition':
-      return 'custom_condition/-';
+    default:
+      return conditionIncidentKey(alert) ?? `${event.type}/-`;
   }
+}
+
+/** The incident key of a threshold or condition alert's one condition; null for a watchdog-event alert (one per event's condition). */
+export function conditionIncidentKey(alert: Pick<Alert, 'trigger'>): string | null {
+  const trigger = alert.trigger;
+  if (trigger.type === 'watchdog_event') return null;
+  return trigger.type === 'custom_condition' ? 'custom_condition/-' : `${trigger.type}/${trigger.symbol}`;
 }
 
 /** The incident key of a group's notifications. */

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { defineJob } from '../platform/jobs/job.ts';
+import { defineJob, stableJobId } from '../platform/jobs/job.ts';
 
 /**
  * The firing of one stored watchdog event: every matching alert fires for it (firing.ts). Sent in
@@ -21,8 +20,5 @@ export const fireJob = defineJob({
  * one an instance that heard the event sends are one job (pg-boss stores an id once).
  */
 export function fireJobId(eventId: string): string {
-  const h = createHash('sha256').update(`alerts.fire:${eventId}`).digest('hex');
-  // Shaped as a version-4 UUID (pg-boss keeps ids in a uuid column).
-  const variant = ((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return stableJobId(`alerts.fire:${eventId}`);
 }

@@ -2,7 +2,8 @@
  * The firings' statements. At the heart of firing (see firing.ts), for every matched alert, in one
  * statement: the (alert, event) firing row is inserted (only the first instance to try gets it),
  * the cooldown taken where it has passed, and one pending delivery stored per target (chat id,
- * recipient, webhook) of each method of each alert that fired. Its text is the same however many
+ * recipient, webhook) of each method of each alert that fired (none for a grouped alert: its
+ * group's notification delivers). Its text is the same however many
  * alerts match (each list is one array parameter).
  * A firing keeps its event as delivered (alert-event.wire.ts).
  */
@@ -51,6 +52,7 @@ export async function claimFirings(
   event: AlertEvent,
   now: Date,
   maxPerMinute = DEFAULT_MAX_FIRINGS_PER_MINUTE,
+  grouped: ReadonlySet<string> = new Set(),
 ): Promise<ClaimedFiring[]> {
   const at = now.toISOString();
   const intervalSeconds = 60 / Math.max(1, maxPerMinute);
@@ -69,8 +71,9 @@ export async function claimFirings(
       select * from unnest(
         ${sql.param(matched.map((a) => a.owner))}::text[],
         ${sql.param(matched.map((a) => a.id))}::text[],
-        ${sql.param(matched.map(() => randomUUID()))}::text[]
-      ) as m(owner, alert_id, firing_id)
+        ${sql.param(matched.map(() => randomUUID()))}::text[],
+        ${sql.param(matched.map((a) => grouped.has(`${a.owner}\u0000${a.id}`)))}::boolean[]
+      ) as m(owner, alert_id, firing_id, grouped)
     ), f as (
       insert into ${alertFirings} (id, owner, alert_id, event_id, status, event, fired_at)
       select m.firing_id, m.owner, m.alert_id, ${event.id}, 'fired', ${JSON.stringify(alertEventWire(event))}::jsonb, ${at}::timestamptz
@@ -92,7 +95,8 @@ export async function claimFirings(
       -- One delivery per target (chat id, recipient, webhook) of each method: delivery/targets.ts.
       insert into ${alertDeliveries} (id, firing_id, owner, alert_id, method, target, status, attempts, created_at, updated_at)
       select gen_random_uuid()::text, t.firing_id, t.owner, t.id, unit.method, unit.target, 'pending', 0, ${at}::timestamptz, ${at}::timestamptz
-      from t ${deliveryUnitsSql(sql`t.delivery_methods`, sql`t.config`)}
+      from t join m on m.firing_id = t.firing_id and not m.grouped
+        ${deliveryUnitsSql(sql`t.delivery_methods`, sql`t.config`)}
       returning id, firing_id
     )
     select f.id as firing_id, f.owner, f.alert_id, t.firing_id is not null as taken,
@@ -146,19 +150,24 @@ export async function markFiringsHeld(
 }
 
 /**
- * Records the firings of `event` that a silence or mute window holds (`silencedBy` says which) as
- * `silenced`: nothing is delivered and the alert's cooldown and rate bound are left as they were.
- * The unique (alert, event) index keeps it once however many instances try; the inserted ones are
- * answered.
+ * Records the firings of `event` that deliver nothing and leave the alert's cooldown and rate bound
+ * as they were: `silenced` (a silence or mute window holds it; `silencedBy` says which) and
+ * `acknowledged` (its condition's episode was acknowledged). The unique (alert, event) index keeps
+ * each once however many instances try; the inserted ones are answered.
  */
-export async function insertSilencedFirings(
+export async function insertHeldFirings<A extends AlertKey>(
   db: Executor,
-  held: ReadonlyArray<{ readonly alert: AlertKey; readonly silencedBy: string }>,
+  held: ReadonlyArray<{
+    readonly alert: A;
+    readonly status: 'silenced' | 'acknowledged';
+    readonly silencedBy?: string;
+  }>,
   event: AlertEvent,
   at: Date,
-): Promise<AlertKey[]> {
+): Promise<Array<{ alert: A; firingId: string; status: 'silenced' | 'acknowledged' }>> {
   if (held.length === 0) return [];
   const wire = alertEventWire(event);
+  const byKey = new Map(held.map((h) => [`${h.alert.owner}\u0000${h.alert.id}`, h]));
   const rows = await db
     .insert(alertFirings)
     .values(
@@ -167,15 +176,18 @@ export async function insertSilencedFirings(
         owner: h.alert.owner,
         alertId: h.alert.id,
         eventId: event.id,
-        status: 'silenced' as const,
+        status: h.status,
         event: wire,
         firedAt: at,
-        silencedBy: h.silencedBy,
+        silencedBy: h.silencedBy ?? null,
       })),
     )
     .onConflictDoNothing()
-    .returning({ owner: alertFirings.owner, id: alertFirings.alertId });
-  return rows;
+    .returning({ owner: alertFirings.owner, id: alertFirings.alertId, firingId: alertFirings.id });
+  return rows.map((r) => {
+    const h = byKey.get(`${r.owner}\u0000${r.id}`)!;
+    return { alert: h.alert, firingId: r.firingId, status: h.status };
+  });
 }
 
 /** The firing of a test-send: its sample event, delivered whatever the alert's state. */

@@ -11,6 +11,10 @@
  * silence matches (or inside one of its mute windows) has its firing recorded as `silenced`, with
  * `silenced_by` naming which, and delivers nothing (silencing.ts).
  * The cooldown and the rate bound live in the alert's row, so they hold across restarts and instances.
+ * Beside them (episodes.service.ts, groups.service.ts): a firing of a condition whose episode was
+ * acknowledged is recorded as `acknowledged` and delivers nothing; every other firing joins its
+ * condition's episode (one that delivers opens it); a grouped alert's firing that would deliver
+ * joins its group instead (`grouped`), and the group's notification delivers it.
  *
  * A watchdog event is fired by a job (firing.jobs.ts) sent in the transaction that stores the event
  * (`enqueue`, called by the watchdogs as they store it): once the event commits, its firing is
@@ -28,16 +32,19 @@ import type { Alert, AlertKey } from './alert.model.ts';
 import { type AlertEvent, alertEventOf } from './alert-event.model.ts';
 import { enabledAlertsByTrigger } from './alerts.repository.ts';
 import { deliverJob } from './delivery/delivery.jobs.ts';
+import { incidentKeyOf } from './episode.model.ts';
+import { acknowledgedEpisodes, episodePairKey, joinEpisodes } from './episodes.repository.ts';
 import { fireJob, fireJobId } from './firing.jobs.ts';
 import type { FiringObserver } from './firing.metrics.ts';
 import {
   claimFirings,
   DEFAULT_MAX_FIRINGS_PER_MINUTE,
   type HeldStatus,
-  insertSilencedFirings,
+  insertHeldFirings,
   lockAlertRows,
   markFiringsHeld,
 } from './firing.repository.ts';
+import { AlertGroups } from './groups.service.ts';
 import { matchesFilter } from './matcher.ts';
 import { activeSilences } from './silences.repository.ts';
 import { partitionSilenced } from './silencing.ts';
@@ -55,15 +62,27 @@ export interface FiringOptions {
   /** A stored watchdog event by id, null when there is none (the firing job reads it). */
   readonly storedEvent?: (id: string) => Promise<StoredWatchdogEvent | null>;
   readonly observer?: FiringObserver;
+  /** Grouped alerts' groups (groups.service.ts); one over the same database and jobs when absent. */
+  readonly groups?: AlertGroups;
 }
 
-export type FireOutcome = 'fired' | HeldStatus | 'silenced' | 'duplicate' | 'disabled';
+export type FireOutcome =
+  | 'fired'
+  | HeldStatus
+  | 'silenced'
+  | 'acknowledged'
+  | 'grouped'
+  | 'duplicate'
+  | 'disabled';
 
 export class AlertFiring {
   readonly #o: FiringOptions;
 
+  readonly #groups: AlertGroups;
+
   constructor(options: FiringOptions) {
     this.#o = options;
+    this.#groups = options.groups ?? new AlertGroups(options);
   }
 
   /** In the transaction that stores `events`: one firing job each (see the file comment). */
@@ -132,12 +151,12 @@ export class AlertFiring {
   }
 
   /** Fires `alert` for `event` (see the file comment); returns what happened. */
-  async fire(alert: AlertKey, event: AlertEvent): Promise<FireOutcome> {
+  async fire(alert: Alert, event: AlertEvent): Promise<FireOutcome> {
     return (await this.fireAll([alert], event)).get(keyOf(alert)) ?? 'duplicate';
   }
 
   /** Fires each alert for `event` in one transaction; the outcome per alert (`owner\0id`). */
-  async fireAll(matched: readonly AlertKey[], event: AlertEvent): Promise<Map<string, FireOutcome>> {
+  async fireAll(matched: readonly Alert[], event: AlertEvent): Promise<Map<string, FireOutcome>> {
     const now = this.#o.clock.now();
     const max = this.#o.maxPerMinute ?? DEFAULT_MAX_FIRINGS_PER_MINUTE;
     let enqueued = 0;
@@ -153,12 +172,51 @@ export class AlertFiring {
         event,
         now,
       );
-      for (const a of await insertSilencedFirings(tx, held, event, now)) outcomes.set(keyOf(a), 'silenced');
-      const claimed = open.length > 0 ? await claimFirings(tx, open, event, now, max) : [];
+      // An acknowledged condition's repeats are recorded, not sent, until its episode resolves.
+      const acknowledged = await acknowledgedEpisodes(
+        tx,
+        open.map((alert) => ({ alert, incidentKey: incidentKeyOf(alert, event) })),
+      );
+      const isAcknowledged = (a: Alert) => acknowledged.has(episodePairKey(a, incidentKeyOf(a, event)));
+      const heldFirings = await insertHeldFirings(
+        tx,
+        [
+          ...held.map((h) => ({ alert: h.alert, status: 'silenced' as const, silencedBy: h.silencedBy })),
+          ...open.filter(isAcknowledged).map((alert) => ({ alert, status: 'acknowledged' as const })),
+        ],
+        event,
+        now,
+      );
+      for (const h of heldFirings) outcomes.set(keyOf(h.alert), h.status);
+      const firing = open.filter((a) => !isAcknowledged(a));
+      const grouped = new Set(firing.filter((a) => a.grouping).map(keyOf));
+      const claimed = firing.length > 0 ? await claimFirings(tx, firing, event, now, max, grouped) : [];
       await markFiringsHeld(
         tx,
         claimed.flatMap((c) => (c.status === 'fired' ? [] : [{ firingId: c.firingId, status: c.status }])),
       );
+      const byKey = new Map(matched.map((a) => [keyOf(a), a]));
+      const alertOf = (c: { owner: string; alertId: string }) =>
+        byKey.get(keyOf({ owner: c.owner, id: c.alertId }))!;
+      // Each firing joins its condition's episode; one that notifies opens it when there is none.
+      await joinEpisodes(
+        tx,
+        [
+          ...heldFirings
+            .filter((h) => h.status === 'acknowledged')
+            .map((h) => ({ alert: h.alert, firingId: h.firingId, open: false })),
+          ...claimed.map((c) => ({ alert: alertOf(c), firingId: c.firingId, open: c.status === 'fired' })),
+        ].map((m) => ({ ...m, incidentKey: incidentKeyOf(m.alert, event) })),
+        event,
+        now,
+      );
+      for (const c of claimed) {
+        const alert = alertOf(c);
+        if (c.status === 'fired' && alert.grouping) {
+          await this.#groups.join(tx, { ...alert, grouping: alert.grouping }, c.firingId, event, now);
+          outcomes.set(keyOf(alert), 'grouped');
+        } else outcomes.set(keyOf(alert), c.status);
+      }
       const deliveryIds = claimed.flatMap((c) => c.deliveryIds);
       if (deliveryIds.length > 0) {
         await this.#o.jobs.sendMany(
@@ -167,7 +225,6 @@ export class AlertFiring {
           { tx },
         );
       }
-      for (const c of claimed) outcomes.set(keyOf({ owner: c.owner, id: c.alertId }), c.status);
       enqueued = deliveryIds.length;
       return outcomes;
     });
@@ -180,7 +237,14 @@ export class AlertFiring {
   #count(outcomes: ReadonlyMap<string, FireOutcome>): void {
     const observer = this.#o.observer;
     if (!observer) return;
-    for (const outcome of ['fired', 'cooldown', 'rate_limited', 'silenced'] as const) {
+    for (const outcome of [
+      'fired',
+      'cooldown',
+      'rate_limited',
+      'silenced',
+      'acknowledged',
+      'grouped',
+    ] as const) {
       const n = [...outcomes.values()].filter((o) => o === outcome).length;
       if (n > 0) observer.recorded(outcome, n);
     }

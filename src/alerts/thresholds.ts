@@ -20,6 +20,7 @@ import type {
 } from './alert.model.ts';
 import type { AlertEvent } from './alert-event.model.ts';
 import { enabledAlertsByTrigger, setAlertArmed } from './alerts.repository.ts';
+import type { AlertEpisodes } from './episodes.service.ts';
 import type { AlertFiring } from './firing.ts';
 
 export interface ThresholdStep {
@@ -72,6 +73,8 @@ export interface ThresholdOptions {
   readonly logger: Logger;
   readonly marketData: Pick<MarketDataService, 'quote' | 'withinOperation'>;
   readonly firing: AlertFiring;
+  /** Ends the episode of a condition that cleared (episodes.service.ts); none: episodes are not ended here. */
+  readonly episodes?: Pick<AlertEpisodes, 'resolveCleared'>;
 }
 
 /**
@@ -114,6 +117,8 @@ export class ThresholdEvaluator {
         ? priceStep(trigger, value, alert.armed)
         : volumeStep(trigger, value, alert.armed);
     if (step.armed !== alert.armed) await setAlertArmed(this.#o.db, alert, step.armed);
+    // Back on the other side of the band: the crossing's episode is over.
+    if (step.armed && !alert.armed) await this.#o.episodes?.resolveCleared(alert);
     if (!step.fire) return false;
     const reading = { value, assetType: instrument.assetClass, asOf: quote.asOf };
     const event = crossingEvent(trigger, reading, this.#o.clock.now());

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 
 /** What a job is: a queue name, the schema of its payload, and its delivery options. */
@@ -40,4 +41,15 @@ export class InvalidJobPayloadError extends Error {
     super(`invalid payload for job ${job}: ${issues.join('; ')}`);
     this.name = 'InvalidJobPayloadError';
   }
+}
+
+/**
+ * A job id made from `text`, the same on every instance: jobs sent for one thing by several
+ * instances are one job (pg-boss stores an id once). Shaped as a version-4 UUID (pg-boss keeps ids
+ * in a uuid column).
+ */
+export function stableJobId(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  const variant = ((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
