@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DISCORD_LIMITS, discordMessage, SEVERITY_COLOURS } from './discord.ts';
+import {
+  DISCORD_LIMITS,
+  discordMessage,
+  NEUTRAL_COLOUR,
+  RESOLVED_COLOUR,
+  SEVERITY_COLOURS,
+} from './discord.ts';
 import { DISCORD_HOOK, hookUrlProblem } from './hook-url.rules.ts';
+import { acknowledgedNotice, groupNotice, noticeContext, resolvedNotice } from './notice.fixtures.ts';
 import { NO_ALLOWED_HOSTS } from './ssrf.ts';
 import type { DeliveryContext } from './types.ts';
 
@@ -74,5 +81,61 @@ describe('Discord message', () => {
     expect(hookUrlProblem('https://discord.com/channels/1', DISCORD_HOOK, NO_ALLOWED_HOSTS)).toMatch(
       /Discord webhook URL \(https:\/\/discord\.com\/api\/webhooks\/\.\.\.\)/,
     );
+  });
+});
+
+describe('Discord notices', () => {
+  it('a group: one embed, title with its labels, the headline and a line per event, coloured by the worst', () => {
+    const message: Json = discordMessage(noticeContext(groupNotice(3)));
+    expect(message.embeds).toHaveLength(1);
+    const [embed] = message.embeds;
+    expect(embed.title).toBe('Volume watch (watchdog=unusual_volume, asset=AAPL)');
+    const lines = embed.description.split('\n');
+    expect(lines[0]).toBe(
+      '3 events: unusual_volume on AAPL, price_anomaly on MSFT, unusual_volume on BTC/USDT',
+    );
+    expect(lines.filter((line: string) => line.startsWith('2025-'))).toHaveLength(3);
+    expect(embed.color).toBe(SEVERITY_COLOURS.high);
+    expect(embed.fields).toEqual([
+      { name: 'watchdog', value: 'unusual_volume', inline: true },
+      { name: 'asset', value: 'AAPL', inline: true },
+    ]);
+    expect(embed.timestamp).toBe('2025-01-02T03:02:00.000Z');
+    expect(message.content).toBe(`${embed.title}: ${lines[0]}`);
+    expect((discordMessage(noticeContext(groupNotice(3, true))) as Json).embeds[0].title).toMatch(
+      /^\[still firing\] /,
+    );
+  });
+
+  it('a 500-event group keeps the description and 6000 limits, counting the lines left out', () => {
+    const message: Json = discordMessage(noticeContext(groupNotice(500)));
+    const [embed] = message.embeds;
+    expect(chars(embed.description)).toBeLessThanOrEqual(DISCORD_LIMITS.description);
+    expect(total(embed)).toBeLessThanOrEqual(DISCORD_LIMITS.total);
+    expect(chars(message.content)).toBeLessThanOrEqual(DISCORD_LIMITS.content);
+    const lines = embed.description.split('\n');
+    const more = lines.at(-1);
+    expect(more).toMatch(/^and \d+ more$/);
+    expect(lines.filter((line: string) => line.startsWith('2025-')).length + Number(more.split(' ')[1])).toBe(
+      500,
+    );
+  });
+
+  it('a resolution in green and an acknowledgement in grey', () => {
+    const [resolved] = (discordMessage(noticeContext(resolvedNotice)) as Json).embeds;
+    expect(resolved).toMatchObject({
+      title: '[RESOLVED] Volume watch',
+      description: 'Resolved after 12m 30s (resolved by alice: fixed upstream)',
+      color: RESOLVED_COLOUR,
+      timestamp: '2025-01-02T03:12:30.000Z',
+    });
+    expect(resolved.fields).toContainEqual({ name: 'Resolved', value: '2025-01-02T03:12:30Z', inline: true });
+    expect(resolved.fields).toContainEqual({ name: 'Incident', value: 'unusual_volume/AAPL', inline: true });
+    const [acknowledged] = (discordMessage(noticeContext(acknowledgedNotice)) as Json).embeds;
+    expect(acknowledged).toMatchObject({
+      title: '[ACKNOWLEDGED] Volume watch',
+      description: 'Acknowledged by bob: looking',
+      color: NEUTRAL_COLOUR,
+    });
   });
 });

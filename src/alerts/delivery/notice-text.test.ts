@@ -59,9 +59,9 @@ describe('titles and headlines', () => {
   it('titles each kind', () => {
     expect(noticeTitle('Watch', { kind: 'event', incidentKey: 'x/-' })).toBe('Watch');
     expect(noticeTitle('Watch', { kind: 'event', incidentKey: 'x/-' }, true)).toBe('[test] Watch');
-    expect(noticeTitle('Watch', groupNotice(2))).toBe('Watch (watchdog=volume_spike, asset=AAPL)');
+    expect(noticeTitle('Watch', groupNotice(2))).toBe('Watch (watchdog=unusual_volume, asset=AAPL)');
     expect(noticeTitle('Watch', groupNotice(2, true))).toBe(
-      '[still firing] Watch (watchdog=volume_spike, asset=AAPL)',
+      '[still firing] Watch (watchdog=unusual_volume, asset=AAPL)',
     );
     expect(noticeTitle('Watch', { ...groupNotice(1), labels: {} })).toBe('Watch');
     expect(noticeTitle('Watch', resolvedNotice)).toBe('[RESOLVED] Watch');
@@ -75,20 +75,20 @@ describe('titles and headlines', () => {
   });
 
   it('counts the events and names their conditions, at most three', () => {
-    expect(groupHeadline(groupNotice(1))).toBe('1 event: volume_spike on AAPL');
+    expect(groupHeadline(groupNotice(1))).toBe('1 event: unusual_volume on AAPL');
     expect(groupHeadline(groupNotice(5))).toBe(
-      '5 events: volume_spike on AAPL, price_anomaly on MSFT, volume_spike on BTC/USDT, …',
+      '5 events: unusual_volume on AAPL, price_anomaly on MSFT, unusual_volume on BTC/USDT, …',
     );
     const same = { ...groupNotice(1), events: [groupEvent(0), groupEvent(6), groupEvent(1)] };
-    expect(groupHeadline(same)).toBe('3 events: volume_spike on AAPL (2), price_anomaly on MSFT');
+    expect(groupHeadline(same)).toBe('3 events: unusual_volume on AAPL (2), price_anomaly on MSFT');
     expect(groupHeadline({ ...same, repeat: true })).toMatch(/^Still firing: 3 events: /);
     const marketWide = { ...groupNotice(1), events: [{ ...groupEvent(0), asset: null }] };
-    expect(groupHeadline(marketWide)).toBe('1 event: volume_spike');
+    expect(groupHeadline(marketWide)).toBe('1 event: unusual_volume');
   });
 
   it('puts an event on one bounded line', () => {
     const line = eventOneLiner(groupEvent(2, `two\nlines ${'x'.repeat(500)}`));
-    expect(line).toMatch(/^2025-01-02T03:02:00Z HIGH volume_spike BTC\/USDT: two lines x+…$/);
+    expect(line).toMatch(/^2025-01-02T03:02:00Z HIGH unusual_volume BTC\/USDT: two lines x+…$/);
     expect(line).not.toContain('\n');
     expect(line.length).toBeLessThan(300);
   });

@@ -19,12 +19,12 @@ export function groupEvent(
 ): AlertEvent {
   return {
     id: `ev-${i}`,
-    type: i % 2 === 0 ? 'volume_spike' : 'price_anomaly',
+    type: i % 2 === 0 ? 'unusual_volume' : 'price_anomaly',
     severity: SEVERITIES[i % 3] ?? 'low',
     description,
     asset: { symbol: SYMBOLS[i % 3] ?? 'AAPL', assetType: 'equity' },
     occurredAt: new Date(T0 + i * 60_000),
-    watchdog: i % 2 === 0 ? 'volume_spike' : 'price_anomaly',
+    watchdog: i % 2 === 0 ? 'unusual_volume' : 'price_anomaly',
     data: { ratio: i },
     sample: false,
   };
@@ -33,9 +33,9 @@ export function groupEvent(
 export function groupNotice(count: number, repeat = false): Extract<Notice, { kind: 'group' }> {
   return {
     kind: 'group',
-    incidentKey: 'group/watchdog=volume_spike,asset=AAPL',
-    groupKey: 'watchdog=volume_spike,asset=AAPL',
-    labels: { watchdog: 'volume_spike', asset: 'AAPL' },
+    incidentKey: 'group/watchdog=unusual_volume,asset=AAPL',
+    groupKey: 'watchdog=unusual_volume,asset=AAPL',
+    labels: { watchdog: 'unusual_volume', asset: 'AAPL' },
     events: Array.from({ length: count }, (_, i) => groupEvent(i)),
     repeat,
   };
@@ -43,7 +43,7 @@ export function groupNotice(count: number, repeat = false): Extract<Notice, { ki
 
 export const resolvedNotice: Extract<Notice, { kind: 'resolved' }> = {
   kind: 'resolved',
-  incidentKey: 'volume_spike/AAPL',
+  incidentKey: 'unusual_volume/AAPL',
   startedAt: new Date('2025-01-02T03:00:00Z'),
   resolvedAt: new Date('2025-01-02T03:12:30Z'),
   durationSeconds: 750,
@@ -54,7 +54,7 @@ export const resolvedNotice: Extract<Notice, { kind: 'resolved' }> = {
 
 export const acknowledgedNotice: Extract<Notice, { kind: 'acknowledged' }> = {
   kind: 'acknowledged',
-  incidentKey: 'volume_spike/AAPL',
+  incidentKey: 'unusual_volume/AAPL',
   by: 'bob',
   at: new Date('2025-01-02T03:05:00Z'),
   note: 'looking',

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { alertEventOfStored } from '../alert-event.wire.ts';
+import { acknowledgedNotice, groupNotice, noticeContext, resolvedNotice } from './notice.fixtures.ts';
 import {
+  CHAT_MAX_CHARS,
   chatText,
+  EMAIL_EVENT_LINES,
   emailHtml,
   emailSubject,
   emailText,
@@ -116,5 +119,77 @@ describe('chatText', () => {
 
   it('marks a test message in italics', () => {
     expect(chatText(hostileContext({ test: true }))).toMatch(/^_Test message: the alert did not fire\\._\n/);
+  });
+});
+
+describe('notices', () => {
+  it('an email about a group: subject with the worst severity and labels, the headline, one line per event', () => {
+    const ctx = noticeContext(groupNotice(5));
+    expect(emailSubject(ctx)).toBe(
+      '[Vigil] HIGH: Volume watch (watchdog=unusual_volume, asset=AAPL): 5 events',
+    );
+    expect(emailSubject(noticeContext(groupNotice(5, true)))).toMatch(
+      /^\[Vigil\] STILL FIRING: Volume watch/,
+    );
+    const text = emailText(ctx);
+    expect(text).toContain(
+      '5 events: unusual_volume on AAPL, price_anomaly on MSFT, unusual_volume on BTC/USDT, …',
+    );
+    expect(text).toContain('2025-01-02T03:00:00Z LOW unusual_volume AAPL: Volume <0x> & *more*');
+    expect(text.split('\n').filter((line) => line.startsWith('2025-'))).toHaveLength(5);
+    const html = emailHtml(ctx);
+    expect(html).toContain('<h2>Volume watch (watchdog=unusual_volume, asset=AAPL)</h2>');
+    expect(html).toContain('<li>2025-01-02T03:04:00Z MEDIUM unusual_volume MSFT: Volume &lt;4x&gt; &amp;');
+    expect(html).not.toContain('<4x>');
+  });
+
+  it('an email of a 500-event group lists 200 and counts the rest', () => {
+    const ctx = noticeContext(groupNotice(500));
+    const text = emailText(ctx);
+    expect(text.split('\n').filter((line) => line.startsWith('2025-'))).toHaveLength(EMAIL_EVENT_LINES);
+    expect(text).toContain('\nand 300 more\n');
+    expect(emailHtml(ctx).match(/<li>/g)).toHaveLength(EMAIL_EVENT_LINES + 1);
+  });
+
+  it('an email about a resolution and an acknowledgement', () => {
+    const resolved = noticeContext(resolvedNotice);
+    expect(emailSubject(resolved)).toBe('[Vigil] RESOLVED: Volume watch');
+    const text = emailText(resolved);
+    expect(text).toContain('Resolved after 12m 30s (resolved by alice: fixed upstream)');
+    expect(text).toContain('Started: 2025-01-02T03:00:00Z');
+    expect(text).toContain('Resolved: 2025-01-02T03:12:30Z');
+    expect(text).toContain('Incident: unusual_volume/AAPL');
+    expect(emailHtml(resolved)).toContain('<h2>[RESOLVED] Volume watch</h2>');
+    const acknowledged = noticeContext(acknowledgedNotice);
+    expect(emailSubject(acknowledged)).toBe('[Vigil] ACKNOWLEDGED: Volume watch');
+    expect(emailText(acknowledged)).toContain('Acknowledged by bob: looking');
+  });
+
+  it('a chat message about a group stays within 4096 characters, whole lines only, escaped', () => {
+    const text = chatText(noticeContext(groupNotice(500)));
+    expect(text.length).toBeLessThanOrEqual(CHAT_MAX_CHARS);
+    expect(text).toMatch(/\nand \d+ more$/);
+    expect(text.startsWith('*HIGH* · *Volume watch \\(watchdog\\=unusual\\_volume, asset\\=AAPL\\)*\n')).toBe(
+      true,
+    );
+    const bare = text.replace(/\\./g, '').replace(/^\*[^*\n]*\* · \*[^*\n]*\*$/m, '');
+    expect(bare).not.toMatch(/[_*[\]()~`>#+\-=|{}.!\\]/);
+    const small = chatText(noticeContext(groupNotice(3)));
+    expect(small.split('\n').filter((line) => line.startsWith('2025'))).toHaveLength(3);
+    expect(small).not.toMatch(/and \d+ more/);
+  });
+
+  it('a chat message about a resolution or an acknowledgement', () => {
+    const resolved = chatText(noticeContext(resolvedNotice));
+    expect(resolved).toContain('*RESOLVED* · *Volume watch*');
+    expect(resolved).toContain('Resolved after 12m 30s \\(resolved by alice: fixed upstream\\)');
+    expect(chatText(noticeContext(acknowledgedNotice))).toContain('Acknowledged by bob: looking');
+  });
+
+  it("keeps an event's chat message within 4096 characters too", () => {
+    const data = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, '.'.repeat(300)]));
+    const text = chatText(hostileContext({ event: { ...hostileContext().event, data } }));
+    expect(text.length).toBeLessThanOrEqual(CHAT_MAX_CHARS);
+    expect(text).toMatch(/\nand \d+ more$/);
   });
 });

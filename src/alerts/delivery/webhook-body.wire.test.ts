@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { acknowledgedNotice, groupNotice, noticeContext, resolvedNotice } from './notice.fixtures.ts';
 import type { DeliveryContext } from './types.ts';
 import { webhookBody } from './webhook-body.wire.ts';
 
@@ -56,5 +57,62 @@ describe('webhookBody', () => {
     const base = context().event;
     const body = JSON.parse(webhookBody(context({ event: { ...base, asset: null, sample: true } })));
     expect(body.event).toMatchObject({ asset: null, metadata: { test: true } });
+  });
+});
+
+describe('webhookBody of a notice', () => {
+  it("a group: the newest event as `event`, and `notice` with the group's key, labels and events", () => {
+    const body = JSON.parse(webhookBody(noticeContext(groupNotice(3, true))));
+    expect(body.event.event_id).toBe('ev-2');
+    expect(body.notice).toMatchObject({
+      kind: 'group',
+      incident_key: 'group/watchdog=unusual_volume,asset=AAPL',
+      group_key: 'watchdog=unusual_volume,asset=AAPL',
+      labels: { watchdog: 'unusual_volume', asset: 'AAPL' },
+      repeat: true,
+    });
+    expect(body.notice.events.map((e: { event_id: string }) => e.event_id)).toEqual(['ev-0', 'ev-1', 'ev-2']);
+    expect(Object.keys(body)).toEqual([
+      'alert_id',
+      'alert_name',
+      'event',
+      'notice',
+      'timestamp',
+      'delivery_id',
+      'test',
+    ]);
+  });
+
+  it('a 500-event group lists every event in the event wire shape', () => {
+    const body = JSON.parse(webhookBody(noticeContext(groupNotice(500))));
+    expect(body.notice.events).toHaveLength(500);
+    expect(body.notice.events[499]).toMatchObject({
+      event_id: 'ev-499',
+      timestamp: '2025-01-02T11:19:00.000Z',
+    });
+  });
+
+  it('a resolution and an acknowledgement', () => {
+    expect(JSON.parse(webhookBody(noticeContext(resolvedNotice))).notice).toEqual({
+      kind: 'resolved',
+      incident_key: 'unusual_volume/AAPL',
+      started_at: '2025-01-02T03:00:00.000Z',
+      resolved_at: '2025-01-02T03:12:30.000Z',
+      duration_seconds: 750,
+      reason: 'manual',
+      by: 'alice',
+      note: 'fixed upstream',
+    });
+    expect(JSON.parse(webhookBody(noticeContext(acknowledgedNotice))).notice).toEqual({
+      kind: 'acknowledged',
+      incident_key: 'unusual_volume/AAPL',
+      by: 'bob',
+      at: '2025-01-02T03:05:00.000Z',
+      note: 'looking',
+    });
+  });
+
+  it("an event's body has no notice", () => {
+    expect(JSON.parse(webhookBody(context()))).not.toHaveProperty('notice');
   });
 });
