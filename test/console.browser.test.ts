@@ -335,7 +335,7 @@ describe.skipIf(!CHROMIUM)('the console on an open server with demo activity', (
       await duration.fill('2');
       await form.getByRole('combobox', { name: 'Unit' }).selectOption('HOURS');
       await form.getByRole('button', { name: 'Create silence' }).click();
-      const list = page.getByRole('region', { name: 'Silences' });
+      const list = page.getByRole('region', { name: 'Silences', exact: true });
       const row = list.getByRole('row').filter({ hasText: 'AAPL feed maintenance' });
       await row.waitFor(WAIT);
       expect(await row.textContent()).toMatch(/active.*flash crash; severity high; on AAPL/);
@@ -366,7 +366,7 @@ describe.skipIf(!CHROMIUM)('the console on an open server with demo activity', (
   );
 
   it(
-    'Alerts: an alert with a mute window (its zone refused by Vigil, then fixed) and a Slack channel',
+    'Alerts: an alert with a mute window (its zone refused by Vigil, then fixed), a Slack channel, resolutions sent and grouping by asset',
     async () => {
       const page = await guard.context.newPage();
       await page.goto(`${server.url}/#/alerts`);
@@ -378,6 +378,9 @@ describe.skipIf(!CHROMIUM)('the console on an open server with demo activity', (
       await page.getByRole('checkbox', { name: 'Slack', exact: true }).check();
       // Loopback is allowed on this server (ALERT_DELIVERY_ALLOWED_HOSTS), as hooks.slack.com is anywhere.
       await page.getByLabel('Slack webhook URL').fill(`${receiver.url}/slack`);
+      await page.getByRole('checkbox', { name: 'Send resolved' }).check();
+      await page.getByRole('checkbox', { name: 'Group notifications' }).check();
+      await page.getByRole('group', { name: 'Group by' }).getByRole('checkbox', { name: 'asset' }).check();
       await page.getByRole('button', { name: 'Add mute window' }).click();
       const window = page.getByRole('group', { name: 'Mute window 1' });
       for (const day of ['Sat', 'Sun']) await window.getByRole('checkbox', { name: day }).check();
@@ -396,17 +399,23 @@ describe.skipIf(!CHROMIUM)('the console on an open server with demo activity', (
       const row = page.getByRole('row').filter({ hasText: 'desk-slack' });
       await row.waitFor(WAIT);
       expect(await row.textContent()).toContain('Slack');
-      const stored = await graphql<{
-        alerts: { alertId: string; deliveryMethods: string[]; slackConfig: unknown; muteWindows: unknown }[];
-      }>(
+      const stored = await graphql<{ alerts: { alertId: string }[] }>(
         server.url,
-        '{ alerts { alertId deliveryMethods slackConfig { hasWebhookUrl } muteWindows { days start end timeZone } } }',
+        `{ alerts { alertId deliveryMethods slackConfig { hasWebhookUrl } muteWindows { days start end timeZone }
+          sendResolved grouping { groupBy groupWaitSeconds groupIntervalSeconds repeatIntervalSeconds } } }`,
       );
       expect(stored.data?.alerts.find((a) => a.alertId === 'desk-slack')).toEqual({
         alertId: 'desk-slack',
         deliveryMethods: ['SLACK'],
         slackConfig: { hasWebhookUrl: true },
         muteWindows: [{ days: ['SAT', 'SUN'], start: '18:00', end: '08:00', timeZone: 'America/New_York' }],
+        sendResolved: true,
+        grouping: {
+          groupBy: ['ASSET'],
+          groupWaitSeconds: 30,
+          groupIntervalSeconds: 300,
+          repeatIntervalSeconds: 14400,
+        },
       });
 
       // Editing it shows the window and that a Slack URL is stored, never the URL itself.
@@ -529,6 +538,7 @@ describe.skipIf(!CHROMIUM)('the console on an open server with demo activity', (
           await page.getByRole('button', { name: 'Add mute window' }).click();
           await page.getByRole('button', { name: 'New silence' }).click();
           await page.getByRole('region', { name: 'New silence' }).waitFor(WAIT);
+          await shots.take(page, 'alerts-forms-dark');
         }
         problems.push(describeAxe(`${title} (dark)`, await axeProblems(page)));
       }

@@ -12,6 +12,7 @@ import { labelOf } from './form-labels.ts';
 import { type Errors, emptyForm, type FormState, fromAlert, toInput } from './form-model.ts';
 import { type Alert, CREATE_ALERT, UPDATE_ALERT } from './model.ts';
 import { MuteWindowFields } from './mute-windows.tsx';
+import { NoiseFields } from './noise-fields.tsx';
 import { TriggerFields } from './trigger-fields.tsx';
 
 interface Props {
@@ -99,6 +100,7 @@ export function AlertForm({ alert, onSaved, onCancel }: Props) {
         <TriggerFields s={s} errors={errors} set={set} />
         <DeliveryFields s={s} errors={errors} set={set} />
         <MuteWindowFields s={s} errors={errors} set={set} />
+        <NoiseFields s={s} errors={errors} set={set} />
         <TextField
           of="cooldown_seconds"
           label="Cooldown (seconds)"

@@ -4,6 +4,7 @@
  */
 import type { ApiError } from '../../api.ts';
 import { type Errors, type FormState, list, type Secret } from './form-model.ts';
+import { noiseChecks } from './noise-model.ts';
 
 const ALERT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
@@ -81,12 +82,13 @@ export function clientErrors(s: FormState, creating: boolean): Errors {
   triggerChecks(s, e);
   deliveryChecks(s, e);
   muteWindowChecks(s, e);
+  noiseChecks(s, e);
   if (!whole(s.cooldownSeconds)) e.cooldown_seconds = 'Must be a whole number of seconds.';
   return e;
 }
 
 const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const LISTS = /^(.*\.(?:to_emails|chat_ids|event_types|severities|assets|watchdogs|days))\.(\d+)$/;
+const LISTS = /^(.*\.(?:to_emails|chat_ids|event_types|severities|assets|watchdogs|days|group_by))\.(\d+)$/;
 const CONFIG_LABEL: Record<string, string> = {
   email_config: 'Email',
   chat_config: 'Chat',

@@ -38,6 +38,13 @@ const LABELS: Record<string, string> = {
   'alertmanager_config.url': 'Alertmanager receiver URL',
   'pagerduty_config.routing_key': 'PagerDuty routing key',
   mute_windows: 'Mute windows',
+  send_resolved: 'Send resolved',
+  resolve_timeout_seconds: 'Resolve timeout',
+  grouping: 'Grouping',
+  'grouping.group_by': 'Group by',
+  'grouping.group_wait_seconds': 'Group wait',
+  'grouping.group_interval_seconds': 'Group interval',
+  'grouping.repeat_interval_seconds': 'Repeat interval',
   cooldown_seconds: 'Cooldown',
 };
 

@@ -5,6 +5,7 @@
  * empty required field, text where a number goes, which GraphQL would refuse without naming a field).
  */
 import { type Alert, METHODS, type Method, type TriggerType } from './model.ts';
+import { type NoiseState, noiseDefaults, noiseFromAlert, noiseInput } from './noise-model.ts';
 
 export interface Header {
   name: string;
@@ -26,7 +27,7 @@ export interface Secret {
   stored: boolean;
 }
 
-export interface FormState {
+export interface FormState extends NoiseState {
   alertId: string;
   name: string;
   description: string;
@@ -113,6 +114,7 @@ export function emptyForm(): FormState {
     routingKey: noSecret(),
     muteWindows: [],
     cooldownSeconds: '60',
+    ...noiseDefaults(),
   };
 }
 
@@ -162,6 +164,7 @@ export function fromAlert(a: Alert): FormState {
     routingKey: noSecret(a.pagerdutyConfig?.hasRoutingKey),
     muteWindows: a.muteWindows.map((w) => ({ ...w, days: [...w.days] })),
     cooldownSeconds: text(a.cooldownSeconds),
+    ...noiseFromAlert(a),
   };
 }
 
@@ -267,6 +270,7 @@ export function toInput(s: FormState): Record<string, unknown> {
       timeZone: w.timeZone.trim(),
     })),
     cooldownSeconds: num(s.cooldownSeconds),
+    ...noiseInput(s),
   });
 }
 

@@ -43,6 +43,9 @@ export const EVENT_TYPES = [
   'WHALE_MOVEMENT',
 ] as const;
 export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+/** The labels a grouped alert's groups are keyed by (AlertGroupLabel), in the order a group key names them. */
+export const GROUP_LABELS = ['WATCHDOG', 'ASSET', 'EVENT_TYPE'] as const;
+export type GroupLabel = (typeof GROUP_LABELS)[number];
 export const WEEKDAYS = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
 export const WATCHDOGS = [
   'CORRELATION_BREAKDOWN',
@@ -104,6 +107,14 @@ export interface Alert {
   alertmanagerConfig: { url: string } | null;
   pagerdutyConfig: { hasRoutingKey: boolean } | null;
   muteWindows: { days: string[]; start: string; end: string; timeZone: string }[];
+  sendResolved: boolean;
+  resolveTimeoutSeconds: number;
+  grouping: {
+    groupBy: GroupLabel[];
+    groupWaitSeconds: number;
+    groupIntervalSeconds: number;
+    repeatIntervalSeconds: number;
+  } | null;
 }
 
 const ALERT_FIELDS = `alertId name description enabled owner cooldownSeconds lastTriggered triggerCount deliveryMethods
@@ -114,7 +125,9 @@ const ALERT_FIELDS = `alertId name description enabled owner cooldownSeconds las
   webhookConfig { url method headers { name value } hasAuthToken hasSigningSecret }
   slackConfig { hasWebhookUrl } discordConfig { hasWebhookUrl } teamsConfig { hasWebhookUrl }
   alertmanagerConfig { url } pagerdutyConfig { hasRoutingKey }
-  muteWindows { days start end timeZone }`;
+  muteWindows { days start end timeZone }
+  sendResolved resolveTimeoutSeconds
+  grouping { groupBy groupWaitSeconds groupIntervalSeconds repeatIntervalSeconds }`;
 
 export const ALERTS_QUERY = `{ alerts { ${ALERT_FIELDS} } }`;
 export const CREATE_ALERT = `mutation($input: AlertInput!) { createAlert(input: $input) { ${ALERT_FIELDS} } }`;
