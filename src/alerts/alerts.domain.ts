@@ -16,8 +16,11 @@ import { recoverDeliveries } from './delivery/delivery.recovery.ts';
 import type { DeliveryRunner, RunResult } from './delivery/delivery.runner.ts';
 import { type Redelivery, redeliver } from './delivery/redelivery.ts';
 import { testSend } from './delivery/test-send.ts';
+import type { AlertEpisodes } from './episodes.service.ts';
 import { fireJob } from './firing.jobs.ts';
 import type { AlertFiring } from './firing.ts';
+import { FiringRecord } from './firing-record.service.ts';
+import type { AlertGroups } from './groups.service.ts';
 import { SilenceService } from './silence.service.ts';
 import type { ThresholdEvaluator } from './thresholds.ts';
 
@@ -38,12 +41,17 @@ export interface AlertsDomainOptions {
   readonly events: EventSource;
   readonly thresholds: ThresholdEvaluator;
   readonly conditions: ConditionEvaluator;
+  /** Acknowledging and resolving, and the episodes' sweep (episodes.service.ts). */
+  readonly episodes: AlertEpisodes;
+  /** Grouped alerts' notifications (groups.service.ts). */
+  readonly groups: AlertGroups;
 }
 
 export class AlertsDomain {
   readonly #o: AlertsDomainOptions;
   #stop: (() => void) | undefined;
   #silences: SilenceService | undefined;
+  #firingRecord: FiringRecord | undefined;
 
   constructor(options: AlertsDomainOptions) {
     this.#o = options;
@@ -57,6 +65,22 @@ export class AlertsDomain {
   get silences(): SilenceService {
     this.#silences ??= new SilenceService({ db: this.#o.database.db, clock: this.#o.clock });
     return this.#silences;
+  }
+
+  /** Acknowledging and resolving episodes (episodes.service.ts). */
+  get episodes(): AlertEpisodes {
+    return this.#o.episodes;
+  }
+
+  /** The record of firings and episodes, and acknowledging or resolving one (firing-record.service.ts). */
+  get firingRecord(): FiringRecord {
+    this.#firingRecord ??= new FiringRecord({
+      db: this.#o.database.db,
+      clock: this.#o.clock,
+      store: this.#o.store,
+      episodes: this.episodes,
+    });
+    return this.#firingRecord;
   }
 
   /**
@@ -92,14 +116,25 @@ export class AlertsDomain {
     await this.#o.connections?.close();
   }
 
-  /** One round of the scheduled triggers: price and volume thresholds, due custom conditions (the minute job). */
+  /**
+   * One round of the scheduled triggers (the minute job): price and volume thresholds, due custom
+   * conditions; with them, episodes past their resolve timeout end, and group notifications a lost
+   * job left due are sent.
+   */
   async evaluateScheduled(): Promise<number> {
     const [thresholds, conditions] = await Promise.all([
       this.#o.thresholds.evaluate(),
       this.#o.conditions.evaluate(),
       this.recoverDeliveries(),
+      this.#o.episodes.sweep(),
+      this.#o.groups.sweep(),
     ]);
     return thresholds + conditions;
+  }
+
+  /** A grouped alert's group notification, when due (its job). */
+  flushGroup(groupId: string): Promise<void> {
+    return this.#o.groups.flush(groupId);
   }
 
   /**

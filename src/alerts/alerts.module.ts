@@ -10,6 +10,10 @@ import * as alertsTables from './alerts.sql.ts';
 import { alertsTools } from './alerts.tools.ts';
 import { DELIVERY_CONCURRENCY, deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
 import { fireJob } from './firing.jobs.ts';
+import * as firingsGraphql from './firings.graphql.ts';
+import { firingsRoutes } from './firings.routes.ts';
+import { firingsTools } from './firings.tools.ts';
+import { flushGroupJob } from './groups.jobs.ts';
 import { priceAlertPrompt } from './price-alert.mcp.ts';
 import * as silencesGraphql from './silences.graphql.ts';
 import { silencesRoutes } from './silences.routes.ts';
@@ -31,6 +35,7 @@ export const alertsModule = defineModule<AlertsDeps>({
     alertsGraphql,
     alertRedeliveryGraphql,
     silencesGraphql,
+    firingsGraphql,
   ],
   tables: [alertsTables],
   errors: {
@@ -49,14 +54,29 @@ export const alertsModule = defineModule<AlertsDeps>({
       description:
         'The owner already has 100 silences that have not ended (`details.limit`); expire or delete one to create another.',
     },
+    FIRING_NOT_FOUND: {
+      status: 404,
+      description:
+        'The alert has no firing with this id (`details.firing`); another owner’s alert and its firings are never found.',
+    },
+    FIRING_HAS_NO_EPISODE: {
+      status: 409,
+      description:
+        'The firing belongs to no episode (a test-send or a silenced firing): there is nothing to acknowledge or resolve.',
+    },
+    EPISODE_RESOLVED: {
+      status: 409,
+      description:
+        'The firing’s episode has resolved and cannot be acknowledged; the next firing of its condition opens a new episode.',
+    },
     SECRETS_UNREADABLE: {
       status: 500,
       description: "An alert's stored secrets cannot be opened with this SECRETS_KEY (the key was changed).",
     },
   },
-  tools: [...alertsTools, ...silencesTools],
+  tools: [...alertsTools, ...silencesTools, ...firingsTools],
   prompts: [priceAlertPrompt],
-  routes: [...alertsRoutes(), ...silencesRoutes()],
+  routes: [...alertsRoutes(), ...silencesRoutes(), ...firingsRoutes()],
   jobs: [
     {
       job: fireJob,
@@ -70,6 +90,11 @@ export const alertsModule = defineModule<AlertsDeps>({
       // Deliveries mostly wait on the network: many at once, far more than cores (one fetch takes
       // a job for every free slot).
       work: { concurrency: DELIVERY_CONCURRENCY, pollingIntervalSeconds: 1 },
+    },
+    {
+      job: flushGroupJob,
+      handler: (deps) => (data) => deps.alerts.flushGroup(data.groupId),
+      work: { concurrency: 2, pollingIntervalSeconds: 1 },
     },
     {
       job: evaluateJob,

@@ -10,8 +10,7 @@ import type { Principal } from '../platform/access/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Executor } from '../platform/db/database.ts';
 import { AppError, ValidationError } from '../platform/errors.ts';
-import type { AlertKey } from './alert.model.ts';
-import type { AlertService } from './alert.service.ts';
+import type { Alert, AlertKey } from './alert.model.ts';
 import type { FiringStatus } from './alerts.sql.ts';
 import type { Episode, EpisodeState, Firing } from './episode.model.ts';
 import { listEpisodes, listFirings } from './firings.repository.ts';
@@ -36,7 +35,8 @@ export interface EpisodeActions {
 export interface FiringRecordOptions {
   readonly db: Executor;
   readonly clock: Clock;
-  readonly store: Pick<AlertService, 'get'>;
+  /** The alert store's lookup as the caller (alert.service.ts): NOT_FOUND for an alert not theirs. */
+  readonly store: { get(principal: Principal, id: string): Promise<Pick<Alert, 'owner' | 'id'>> };
   readonly episodes: EpisodeActions;
 }
 

@@ -22,15 +22,16 @@ import {
  * resolving need `write`, inherited from their mutations.
  */
 
-const isoTime = z.string().describe('ISO 8601 time, UTC');
+// Times are ISO 8601, UTC (said once, in the tools' descriptions: the listing is bounded).
+const isoTime = z.string();
 const episodeSchema = z.object({
   episode_id: z.string(),
-  incident_key: z.string().describe('The condition: <event type>/<symbol or ->, <trigger>/<symbol>'),
+  incident_key: z.string(),
   state: z.enum(EPISODE_STATES),
   started_at: isoTime,
   last_event_at: isoTime,
   firings: z.number().int(),
-  duration_seconds: z.number().int().describe('To its resolution, or to now while open'),
+  duration_seconds: z.number().int(),
   acknowledged_at: isoTime.nullable(),
   acknowledged_by: z.string().nullable(),
   acknowledgement_note: z.string().nullable(),
@@ -44,11 +45,11 @@ const firingSchema = z.object({
   alert_id: z.string(),
   status: z.enum(FIRING_STATUSES),
   kind: z.enum(['event', 'group', 'resolved', 'acknowledged']),
-  event: z.record(z.string(), z.unknown()).describe('The event as the webhook body carries it'),
+  event: z.record(z.string(), z.unknown()).describe('As the webhook body carries it'),
   fired_at: isoTime,
   silenced_by: z.string().nullable(),
   group_key: z.string().nullable(),
-  episode: episodeSchema.nullable().describe('Null for test-sends, silenced firings and group notices'),
+  episode: episodeSchema.nullable(),
 });
 
 const alertIdArgument: ToolArgument = { schema: alertIdSchema, description: 'The alert id' };
@@ -75,14 +76,14 @@ const listAlertFirings: ToolDefinition<{ alertFirings: FiringData[] }> = {
   name: 'list-alert-firings',
   title: 'Alert firing record',
   description:
-    'The firings of one of your alerts, newest first: what became of each (fired, cooldown, rate_limited, silenced, acknowledged, grouped, test), its event and its episode. Pass a firing_id to acknowledge-alert-firing or resolve-alert-firing.',
+    'The firings of one of your alerts, newest first (times ISO 8601, UTC): what became of each, its event and its episode. A firing_id goes to acknowledge-alert-firing or resolve-alert-firing.',
   document: LIST_FIRINGS,
   arguments: {
     alertId: alertIdArgument,
     limit: limitArgument,
     status: {
       schema: z.array(z.enum(FIRING_STATUSES)).optional(),
-      description: 'Only firings with one of these statuses (absent or empty: any)',
+      description: 'Only these statuses (default any)',
     },
   },
   variables: (args) => ({ alertId: args.alertId, limit: args.limit, ...listed(args, 'status') }),
@@ -95,14 +96,14 @@ const listAlertEpisodes: ToolDefinition<{ alertEpisodes: EpisodeData[] }> = {
   name: 'list-alert-episodes',
   title: 'Alert episodes',
   description:
-    'The episodes of one of your alerts (one condition from its first firing until it resolves), the latest started first, with who acknowledged or resolved them and how long they lasted.',
+    'The episodes of one of your alerts (a condition, named by incident_key, from its first firing until it resolves), the latest started first; duration_seconds runs to now while open.',
   document: LIST_EPISODES,
   arguments: {
     alertId: alertIdArgument,
     limit: limitArgument,
     state: {
       schema: z.array(z.enum(EPISODE_STATES)).optional(),
-      description: 'Only episodes in one of these states (absent or empty: any)',
+      description: 'Only these states (default any)',
     },
   },
   variables: (args) => ({ alertId: args.alertId, limit: args.limit, ...listed(args, 'state') }),
@@ -115,7 +116,7 @@ const acknowledgeAlertFiring: ToolDefinition<{ acknowledgeAlertFiring: FiringDat
   name: 'acknowledge-alert-firing',
   title: 'Acknowledge an alert firing',
   description:
-    'Acknowledges the episode of one of your alert’s firings: until it resolves, firings of its condition are recorded as acknowledged and deliver nothing (PagerDuty targets get an acknowledgement). Acknowledging again keeps the first. Refused for a test-send or silenced firing (FIRING_HAS_NO_EPISODE) or a resolved episode (EPISODE_RESOLVED).',
+    'Acknowledges the episode of one of your alert’s firings: until it resolves, its condition’s firings are recorded as acknowledged and deliver nothing (PagerDuty hears of it). Again: the first stays. Refused for a firing without episode (test-send, silenced) or a resolved one.',
   document: ACKNOWLEDGE_FIRING,
   arguments: actionArguments,
   result: (data) => firingWire(data.acknowledgeAlertFiring),
@@ -127,7 +128,7 @@ const resolveAlertFiring: ToolDefinition<{ resolveAlertFiring: FiringData }> = {
   name: 'resolve-alert-firing',
   title: 'Resolve an alert firing',
   description:
-    'Resolves the episode of one of your alert’s firings by hand; with the alert’s send_resolved, every target gets a resolved notice. A resolved episode is answered as it is. Refused for a test-send or silenced firing (FIRING_HAS_NO_EPISODE).',
+    'Resolves the episode of one of your alert’s firings by hand (with send_resolved, every target hears of it); a resolved one is answered as it is. Refused for a firing without episode (test-send, silenced).',
   document: RESOLVE_FIRING,
   arguments: actionArguments,
   result: (data) => firingWire(data.resolveAlertFiring),
