@@ -63,7 +63,7 @@ export function eventLines(ctx: DeliveryContext): Array<readonly [string, string
   return lines.map(([label, value]) => [clip(oneLine(label), 100), clip(oneLine(value))] as const);
 }
 
-/** A notice other than an event's: its lead sentence and its lines, plain text before escaping. */
+/** What a delivery says: its lead sentence (an event's description) and its lines, plain text before escaping. */
 export function noticeBody(ctx: DeliveryContext): { lead: string; lines: string[] } {
   const { notice, event } = ctx;
   switch (notice.kind) {
@@ -116,6 +116,8 @@ export function emailSubject(ctx: DeliveryContext): string {
 /** The notice's lines, a group's cut at EMAIL_EVENT_LINES (each on one line, bounded). */
 function emailLines(ctx: DeliveryContext): { lead: string; lines: string[] } {
   const { lead, lines } = noticeBody(ctx);
+  // An event's lines are bounded already (eventLines), and shown as they always were.
+  if (ctx.notice.kind === 'event') return { lead: clip(lead), lines };
   const shown = ctx.notice.kind === 'group' ? keptLines(lines, EMAIL_EVENT_LINES) : lines;
   return { lead: clip(lead), lines: shown.map((line) => clip(oneLine(line))) };
 }
