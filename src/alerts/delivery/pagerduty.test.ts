@@ -106,6 +106,12 @@ describe('PagerDuty notices', () => {
     expect(reminder.payload.summary).toMatch(/^\[still firing\] Volume watch .*: Still firing: 3 events/);
   });
 
+  it("a group about no asset is the watchdog's component", () => {
+    const notice = { ...groupNotice(2), labels: { watchdog: 'exchange_outage', asset: '-' } };
+    const event: Json = pagerDutyEvent(key, noticeContext(notice));
+    expect(event.payload).toMatchObject({ component: 'exchange_outage', group: 'exchange_outage' });
+  });
+
   it('a 500-event group stays under 512 KB with its summary within 1024', () => {
     const event: Json = pagerDutyEvent(key, noticeContext(groupNotice(500)));
     expect(Buffer.byteLength(JSON.stringify(event))).toBeLessThanOrEqual(PAGERDUTY_LIMITS.bytes);

@@ -130,7 +130,8 @@ function groupTrigger(
       source: 'vigil',
       severity: SEVERITY[highestSeverity(notice.events)],
       timestamp: event.occurredAt.toISOString(),
-      component: notice.labels.asset ?? notice.labels.watchdog ?? 'market',
+      // A group of events about no asset has the asset label `-`.
+      component: (notice.labels.asset !== '-' && notice.labels.asset) || notice.labels.watchdog || 'market',
       group: notice.labels.watchdog ?? 'alerts',
       class: notice.labels.event_type ?? 'group',
       custom_details: {

@@ -1,6 +1,7 @@
 /**
  * Webhook delivery: POST or PUT of the JSON body documented at `webhookBody`
- * (webhook-body.wire.ts), with
+ * (webhook-body.wire.ts: the event, and what a group's notification, a resolution or an
+ * acknowledgement says in `notice`), with
  * - `X-Vigil-Delivery`: the delivery id, the same on every retry (receivers deduplicate on it);
  * - `X-Vigil-Timestamp`: the attempt's time in unix seconds;
  * - `X-Vigil-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">` with the signing secret,
