@@ -707,6 +707,79 @@ describe.skipIf(!CHROMIUM)('the Overview opened first on the open server', () =>
     JOURNEY_MS,
   );
 
+  // After the live-events journey: by now the demo's events have fired btc-webhook (every watchdog event).
+  it(
+    "Alerts: an episode acknowledged with a note from the alert's firings, then resolved",
+    async () => {
+      type Firings = { alertFirings: { episode: { state: string } | null }[] };
+      await expect
+        .poll(
+          async () =>
+            (
+              await graphql<Firings>(
+                server.url,
+                '{ alertFirings(alertId: "btc-webhook") { episode { state } } }',
+              )
+            ).data?.alertFirings.some((f) => f.episode?.state === 'FIRING'),
+          { timeout: 100_000, interval: 500 },
+        )
+        .toBe(true);
+      const page = await guard.context.newPage();
+      await page.goto(`${server.url}/#/alerts/btc-webhook`);
+      const firings = page.getByRole('region', { name: 'Firings', exact: true });
+      await firings.getByRole('button', { name: 'Acknowledge', exact: true }).first().click();
+      const acknowledge = page.getByRole('region', { name: 'Acknowledge episode' });
+      await acknowledge.getByLabel('Note (optional)').fill('Looking into it');
+      await loaded(page);
+      await shots.take(page, 'alerts-firings-acknowledge');
+      await expectAccessible(page, "Alerts, an alert's firings with the acknowledge form (light)");
+      await acknowledge.getByRole('button', { name: 'Acknowledge episode' }).click();
+      const notice = firings.getByRole('status').filter({ hasText: /^Episode / });
+      await expect
+        .poll(async () => (await notice.textContent().catch(() => '')) ?? '', WAIT)
+        .toMatch(/ is acknowledged\.$/);
+      const key = /^Episode (\S+) is acknowledged\.$/.exec((await notice.textContent()) ?? '')?.[1] ?? '';
+      const row = firings.getByRole('row').filter({ hasText: key }).filter({ hasText: 'Looking into it' });
+      await row.first().waitFor(WAIT);
+      type Episodes = {
+        alertEpisodes: {
+          incidentKey: string;
+          state: string;
+          acknowledgementNote: string | null;
+          resolvedReason: string | null;
+        }[];
+      };
+      const episodes = () =>
+        graphql<Episodes>(
+          server.url,
+          '{ alertEpisodes(alertId: "btc-webhook") { incidentKey state acknowledgementNote resolvedReason } }',
+        );
+      const open = (await episodes()).data?.alertEpisodes.find(
+        (e) => e.incidentKey === key && e.state !== 'RESOLVED',
+      );
+      expect(open).toMatchObject({ state: 'ACKNOWLEDGED', acknowledgementNote: 'Looking into it' });
+
+      await row.getByRole('button', { name: 'Resolve', exact: true }).first().click();
+      const resolve = page.getByRole('region', { name: 'Resolve episode' });
+      await resolve.getByLabel('Note (optional)').fill('Feed fixed');
+      await resolve.getByRole('button', { name: 'Resolve episode' }).click();
+      await expect
+        .poll(async () => (await notice.textContent().catch(() => '')) ?? '', WAIT)
+        .toBe(`Episode ${key} is resolved.`);
+      const after = (await episodes()).data?.alertEpisodes.filter((e) => e.incidentKey === key);
+      expect(after).toContainEqual({
+        incidentKey: key,
+        state: 'RESOLVED',
+        acknowledgementNote: 'Looking into it',
+        resolvedReason: 'MANUAL',
+      });
+      await loaded(page);
+      await shots.take(page, 'alerts-firings-resolved');
+      await page.close();
+    },
+    JOURNEY_MS,
+  );
+
   it(
     'says when the server goes away and when it is back, and the live views resume by themselves',
     async () => {

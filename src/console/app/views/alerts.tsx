@@ -1,7 +1,8 @@
 /**
  * Alerts: the caller's alerts as a table (refreshed every few seconds, as last-triggered and the
  * counts move), a form to create and edit them, enable/disable, delete, a test-send with its result
- * per target, the delivery record of one alert (#/alerts/<id> opens it), and the caller's silences.
+ * per target, the firings (with their episodes, to acknowledge or resolve) and delivery record of
+ * one alert (#/alerts/<id> opens them), and the caller's silences.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useQuery, useStore } from '../api.ts';
@@ -12,6 +13,7 @@ import { useAlertActions } from './alerts/actions.ts';
 import { AlertForm } from './alerts/alert-form.tsx';
 import { AlertList } from './alerts/alert-list.tsx';
 import { Deliveries, TestResults } from './alerts/deliveries.tsx';
+import { Firings } from './alerts/firings.tsx';
 import { ALERTS_QUERY, type Alert } from './alerts/model.ts';
 import { Silences } from './alerts/silences.tsx';
 import { useEvery } from './alerts/use-every.ts';
@@ -86,6 +88,7 @@ export default function AlertsView({ param }: { param?: string }) {
         ) : null}
       </Card>
       <Silences writable={writable} />
+      {param ? <Firings alertId={param} /> : null}
       {param ? <Deliveries alertId={param} refresh={sent} onClose={() => go('alerts')} /> : null}
     </div>
   );
