@@ -64,9 +64,10 @@ export async function joinEpisodes(
   const wire = JSON.stringify(alertEventWire(event));
   const col = <T>(f: (m: EpisodeMember & { readonly open: boolean }) => T) => sql.param(members.map(f));
   await tx.execute(sql`
+    -- open goes as text: the driver sends an array of booleans as a single one.
     with m as (
       select * from unnest(${col((m) => m.alert.owner)}::text[], ${col((m) => m.alert.id)}::text[],
-        ${col((m) => m.incidentKey)}::text[], ${col((m) => m.firingId)}::text[], ${col((m) => m.open)}::boolean[],
+        ${col((m) => m.incidentKey)}::text[], ${col((m) => m.firingId)}::text[], ${col((m) => String(m.open))}::text[],
         ${col(() => randomUUID())}::text[]) as m(owner, alert_id, incident_key, firing_id, open, new_id)
     ), joined as (
       update ${alertEpisodes} as e set last_event_at = greatest(e.last_event_at, ${at.toISOString()}::timestamptz),
@@ -78,7 +79,7 @@ export async function joinEpisodes(
       insert into ${alertEpisodes} (id, owner, alert_id, incident_key, started_at, last_event_at, last_event, firings)
       select m.new_id, m.owner, m.alert_id, m.incident_key, ${at.toISOString()}::timestamptz,
         ${at.toISOString()}::timestamptz, ${wire}::jsonb, 1
-      from m where m.open and not exists (
+      from m where m.open::boolean and not exists (
         select 1 from ${alertEpisodes} as e where e.owner = m.owner and e.alert_id = m.alert_id
           and e.incident_key = m.incident_key and e.resolved_at is null)
       on conflict do nothing

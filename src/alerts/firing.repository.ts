@@ -72,7 +72,8 @@ export async function claimFirings(
         ${sql.param(matched.map((a) => a.owner))}::text[],
         ${sql.param(matched.map((a) => a.id))}::text[],
         ${sql.param(matched.map(() => randomUUID()))}::text[],
-        ${sql.param(matched.map((a) => grouped.has(`${a.owner}\u0000${a.id}`)))}::boolean[]
+        -- As text: the driver sends an array of booleans as a single one.
+        ${sql.param(matched.map((a) => String(grouped.has(`${a.owner}\u0000${a.id}`))))}::text[]
       ) as m(owner, alert_id, firing_id, grouped)
     ), f as (
       insert into ${alertFirings} (id, owner, alert_id, event_id, status, event, fired_at)
@@ -95,7 +96,7 @@ export async function claimFirings(
       -- One delivery per target (chat id, recipient, webhook) of each method: delivery/targets.ts.
       insert into ${alertDeliveries} (id, firing_id, owner, alert_id, method, target, status, attempts, created_at, updated_at)
       select gen_random_uuid()::text, t.firing_id, t.owner, t.id, unit.method, unit.target, 'pending', 0, ${at}::timestamptz, ${at}::timestamptz
-      from t join m on m.firing_id = t.firing_id and not m.grouped
+      from t join m on m.firing_id = t.firing_id and not m.grouped::boolean
         ${deliveryUnitsSql(sql`t.delivery_methods`, sql`t.config`)}
       returning id, firing_id
     )
