@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/databases.ts';
+import { MIGRATIONS_FOLDER } from '../app-database.ts';
 import { type DatabaseHandle, openDatabase, pgliteDirFor } from '../platform/db/database.ts';
+import { runMigrations } from '../platform/db/migrate.ts';
 import { createLogger } from '../platform/observability/logger.ts';
 import type { StoredAlertEvent } from './alert-event.wire.ts';
 import * as tables from './alerts.sql.ts';
 import { alertEpisodes, alertFirings, alertGroups, type FiringStatus } from './alerts.sql.ts';
 import { episodeById, firingById, listEpisodes, listFirings } from './firings.repository.ts';
 
-/** The record's reads on the migrated embedded database (or DATABASE_URL's server). */
+/** The record's reads on the embedded database (or, with DATABASE_URL, a fresh Postgres database). */
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 28, 12, minute));
 const event = (id: string, minute: number): StoredAlertEvent => ({
@@ -35,6 +37,8 @@ describe('firings.repository', () => {
       logger: createLogger('silent'),
       tables,
     });
+    // A Postgres test database starts empty (the embedded one is a migrated copy: nothing to do).
+    await runMigrations(handle, MIGRATIONS_FOLDER);
     const db = handle.db;
     await db.insert(alertEpisodes).values([
       {
