@@ -10,6 +10,7 @@ import * as alertsTables from './alerts.sql.ts';
 import { alertsTools } from './alerts.tools.ts';
 import { DELIVERY_CONCURRENCY, deliverJob, evaluateJob } from './delivery/delivery.jobs.ts';
 import { fireJob } from './firing.jobs.ts';
+import * as firingTypesGraphql from './firing-types.graphql.ts';
 import * as firingsGraphql from './firings.graphql.ts';
 import { firingsRoutes } from './firings.routes.ts';
 import { firingsTools } from './firings.tools.ts';
@@ -35,6 +36,7 @@ export const alertsModule = defineModule<AlertsDeps>({
     alertsGraphql,
     alertRedeliveryGraphql,
     silencesGraphql,
+    firingTypesGraphql,
     firingsGraphql,
   ],
   tables: [alertsTables],

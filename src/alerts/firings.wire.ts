@@ -9,6 +9,8 @@ import { enumName, fromEnumName } from '../platform/graphql/enum-values.ts';
 import { SEVERITIES, WATCHDOG_NAMES } from '../watchdogs/watchdog-event.ts';
 import type { AlertEventType } from './alert-event.model.ts';
 import type { AlertEventWire } from './alert-event.wire.ts';
+import type { FiringStatus } from './alerts.sql.ts';
+import type { EpisodeState } from './episode.model.ts';
 
 const EVENT_FIELDS =
   'eventId type severity description asset { symbol assetType name market exchange currency pair } occurredAt watchdog data sample';
@@ -38,8 +40,12 @@ export const FIRING_STATUSES = [
   'acknowledged',
   'grouped',
   'test',
-] as const;
-export const EPISODE_STATES = ['firing', 'acknowledged', 'resolved'] as const;
+] as const satisfies readonly FiringStatus[];
+export const EPISODE_STATES = [
+  'firing',
+  'acknowledged',
+  'resolved',
+] as const satisfies readonly EpisodeState[];
 
 export interface EpisodeData {
   readonly id: string;
