@@ -14,6 +14,7 @@ import type { DeliveryMethod } from './alert.model.ts';
 import type { StoredAlertConfig } from './alert-config.wire.ts';
 import type { StoredAlertEvent } from './alert-event.wire.ts';
 import type { AttemptStatus } from './delivery/delivery.model.ts';
+import type { FiringKind, FiringStatus } from './episode.model.ts';
 
 /**
  * Alerts, owned by the principal that created them. The id is the client's (`alert_id`), unique
@@ -56,25 +57,7 @@ export const alerts = pgTable(
   ],
 );
 
-/**
- * `acknowledged`: its condition's episode was acknowledged, so it is not sent again until the
- * episode resolves; `grouped`: it joined its group, whose notification delivers it (alert_groups).
- */
-export type FiringStatus =
-  | 'fired'
-  | 'cooldown'
-  | 'rate_limited'
-  | 'silenced'
-  | 'acknowledged'
-  | 'grouped'
-  | 'test';
-
-/**
- * What a firing's deliveries say (episode.model.ts): `event`, one event (every firing of an event);
- * `group`, a group's notification listing its events; `resolved`, an episode or group ended;
- * `acknowledged`, somebody acknowledged it (sent where the receiver tracks incidents: PagerDuty).
- */
-export type FiringKind = 'event' | 'group' | 'resolved' | 'acknowledged';
+export type { FiringKind, FiringStatus } from './episode.model.ts';
 
 /**
  * One row per (alert, event) that matched: the unique index is what makes an event fire an alert

@@ -13,7 +13,26 @@
  */
 import type { Alert } from './alert.model.ts';
 import type { AlertEvent } from './alert-event.model.ts';
-import type { FiringKind, FiringStatus } from './alerts.sql.ts';
+
+/**
+ * `acknowledged`: its condition's episode was acknowledged, so it is not sent again until the
+ * episode resolves; `grouped`: it joined its group, whose notification delivers it (alert_groups).
+ */
+export type FiringStatus =
+  | 'fired'
+  | 'cooldown'
+  | 'rate_limited'
+  | 'silenced'
+  | 'acknowledged'
+  | 'grouped'
+  | 'test';
+
+/**
+ * What a firing's deliveries say (episode.model.ts): `event`, one event (every firing of an event);
+ * `group`, a group's notification listing its events; `resolved`, an episode or group ended;
+ * `acknowledged`, somebody acknowledged it (sent where the receiver tracks incidents: PagerDuty).
+ */
+export type FiringKind = 'event' | 'group' | 'resolved' | 'acknowledged';
 
 /** The incident key of `event`'s condition for `alert` (see the file comment). */
 export function incidentKeyOf(
