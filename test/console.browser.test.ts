@@ -622,6 +622,8 @@ describe.skipIf(!CHROMIUM)('the console with AUTH_REQUIRED', () => {
       await open(page, '#/alerts', 'Alerts');
       // The view has drawn its list (or its empty state): with READ only, no way to create.
       expect(await page.getByRole('button', { name: 'New alert' }).count()).toBe(0);
+      await page.getByRole('region', { name: 'Silences', exact: true }).waitFor(WAIT);
+      expect(await page.getByRole('button', { name: 'New silence' }).count()).toBe(0);
       await shots.take(page, 'alerts-read-key');
 
       await page.getByRole('button', { name: 'Sign out' }).click();
