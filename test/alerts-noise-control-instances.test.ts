@@ -87,7 +87,12 @@ describe('noise control across a restart and instances', () => {
   async function arrived(pick: (r: { path: string; body: Json }) => boolean, count: number) {
     const deadline = Date.now() + 15_000;
     while (received.filter(pick).length < count && Date.now() < deadline) {
-      await Promise.race([once(arrivals, 'arrived'), new Promise((r) => setTimeout(r, 250))]);
+      const stop = new AbortController();
+      await Promise.race([
+        once(arrivals, 'arrived', { signal: stop.signal }).catch(() => undefined),
+        new Promise((r) => setTimeout(r, 250)),
+      ]);
+      stop.abort();
     }
     return received.filter(pick);
   }

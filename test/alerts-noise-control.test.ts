@@ -101,7 +101,12 @@ describe('noise control', () => {
   async function arrived(pick: (r: Received) => boolean, count: number): Promise<Received[]> {
     const deadline = Date.now() + 15_000;
     while (received.filter(pick).length < count && Date.now() < deadline) {
-      await Promise.race([once(arrivals, 'arrived'), new Promise((r) => setTimeout(r, 250))]);
+      const stop = new AbortController();
+      await Promise.race([
+        once(arrivals, 'arrived', { signal: stop.signal }).catch(() => undefined),
+        new Promise((r) => setTimeout(r, 250)),
+      ]);
+      stop.abort();
     }
     return received.filter(pick);
   }
@@ -231,5 +236,35 @@ describe('noise control', () => {
     expect(firings.filter((f: Json) => f.kind === 'event').every((f: Json) => f.status === 'fired')).toBe(
       true,
     );
+  });
+  it('sends the resolution of a custom condition that stopped matching, with the episode’s length', async () => {
+    const alert = (condition: string) => ({
+      alert_id: 'rsi-watch',
+      name: 'RSI watch',
+      trigger: { type: 'custom_condition', condition },
+      delivery_methods: ['webhook'],
+      webhook_config: { url: `${base}/hook/rsi` },
+      cooldown_seconds: 0,
+      send_resolved: true,
+    });
+    expect((await call('POST', '/api/alerts', alert('SCAN [BTC/USDT] WHERE RSI < 101'))).status).toBe(201);
+    // The minute job's work, run now (a 60 s check interval divides every minute).
+    await t.app.deps.alerts.evaluateScheduled();
+    const [fired] = await arrived((r) => r.path === '/hook/rsi', 1);
+    expect(fired?.body.event.type).toBe('custom_condition');
+    // The condition no longer matches: its episode has cleared.
+    expect(
+      (await call('PUT', '/api/alerts/rsi-watch', alert('SCAN [BTC/USDT] WHERE RSI > 101'))).status,
+    ).toBe(200);
+    await t.app.deps.alerts.evaluateScheduled();
+    const [, resolved] = await arrived((r) => r.path === '/hook/rsi', 2);
+    expect(resolved?.body.notice).toMatchObject({
+      kind: 'resolved',
+      incident_key: 'custom_condition/-',
+      reason: 'cleared',
+      duration_seconds: expect.any(Number),
+    });
+    const [episode] = (await call('GET', '/api/alerts/rsi-watch/episodes')).body;
+    expect(episode).toMatchObject({ state: 'resolved', resolved_reason: 'cleared' });
   });
 });

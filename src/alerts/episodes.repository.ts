@@ -11,7 +11,7 @@ import { queryRows } from '../platform/db/raw.ts';
 import type { AlertKey } from './alert.model.ts';
 import type { AlertEvent } from './alert-event.model.ts';
 import { alertEventWire } from './alert-event.wire.ts';
-import { alertEpisodes, alertFirings } from './alerts.sql.ts';
+import { alertEpisodes, alertFirings, alerts } from './alerts.sql.ts';
 import type { ResolvedReason } from './episode.model.ts';
 
 export type EpisodeRow = typeof alertEpisodes.$inferSelect;
@@ -180,9 +180,11 @@ export async function quietEpisodes(
       lastEventAt: alertEpisodes.lastEventAt,
     })
     .from(alertEpisodes)
+    .innerJoin(alerts, and(eq(alerts.owner, alertEpisodes.owner), eq(alerts.id, alertEpisodes.alertId)))
     .where(
       and(
         isNull(alertEpisodes.resolvedAt),
+        eq(alerts.triggerType, 'watchdog_event'),
         sql`${alertEpisodes.lastEventAt} < ${before.toISOString()}::timestamptz`,
       ),
     )
@@ -209,4 +211,23 @@ export async function lockFiring(
     )
     .for('update');
   return row ?? null;
+}
+
+/**
+ * The open episodes of threshold and condition alerts that are armed again (their condition no
+ * longer holds: it cleared, or the alert was rewritten), with their alert's key.
+ */
+export async function clearedEpisodes(
+  db: Executor,
+  limit: number,
+): Promise<Array<{ readonly id: string; readonly owner: string; readonly alertId: string }>> {
+  const rows = await queryRows<{ id: string; owner: string; alert_id: string }>(
+    db,
+    sql`
+    select e.id, e.owner, e.alert_id from ${alertEpisodes} as e
+    join ${alerts} as a on a.owner = e.owner and a.id = e.alert_id
+    where e.resolved_at is null and a.trigger_type <> 'watchdog_event' and a.armed
+    limit ${limit}`,
+  );
+  return rows.map((r) => ({ id: r.id, owner: r.owner, alertId: r.alert_id }));
 }

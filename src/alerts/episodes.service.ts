@@ -21,6 +21,7 @@ import { deliverJob } from './delivery/delivery.jobs.ts';
 import { conditionIncidentKey, type Firing, groupIncidentKey, type ResolvedReason } from './episode.model.ts';
 import {
   acknowledgeEpisode,
+  clearedEpisodes,
   type EpisodeRow,
   lockEpisode,
   lockFiring,
@@ -158,37 +159,32 @@ export class AlertEpisodes implements EpisodeActions {
 
   /**
    * The minute sweep: watchdog-event conditions not repeated for their alert's resolve timeout
-   * resolve (`timeout`), and the groups left without an open episode end. Answers how many resolved.
+   * resolve (`timeout`); threshold and condition episodes whose alert is armed again (cleared
+   * without its evaluation ending them, or the alert was rewritten) resolve (`cleared`); the
+   * groups left without an open episode end. Answers how many episodes resolved.
    */
   async sweep(): Promise<number> {
     const now = this.#o.clock.now();
-    const quiet = await quietEpisodes(
-      this.#o.database.db,
-      new Date(now.getTime() - MIN_RESOLVE_TIMEOUT_SECONDS * 1_000),
-      500,
-    );
-    const byAlert = new Map<string, { key: AlertKey; episodes: typeof quiet }>();
-    for (const e of quiet) {
-      const k = `${e.owner}\u0000${e.alertId}`;
-      const entry = byAlert.get(k) ?? { key: { owner: e.owner, id: e.alertId }, episodes: [] };
-      entry.episodes.push(e);
-      byAlert.set(k, entry);
-    }
+    const db = this.#o.database.db;
+    const quiet = await quietEpisodes(db, new Date(now.getTime() - MIN_RESOLVE_TIMEOUT_SECONDS * 1_000), 500);
+    const cleared = await clearedEpisodes(db, 500);
     let resolved = 0;
     let sent = 0;
-    for (const { key, episodes } of byAlert.values()) {
+    for (const [k, episodes] of byAlert([...quiet, ...cleared])) {
+      const key: AlertKey = { owner: episodes[0]!.owner, id: episodes[0]!.alertId };
       try {
-        await this.#o.database.db.transaction(async (tx) => {
+        await db.transaction(async (tx) => {
           const alert = await findAlert(tx, key);
-          // Threshold and condition episodes end when the condition clears, not by time.
-          if (!alert || alert.trigger.type !== 'watchdog_event') return;
-          const timeout = (alert.resolveTimeoutSeconds ?? DEFAULT_RESOLVE_TIMEOUT_SECONDS) * 1_000;
-          const due = episodes
-            .filter((e) => e.lastEventAt.getTime() + timeout <= now.getTime())
-            .map((e) => e.id);
-          const before = due.length;
-          sent += await this.#resolve(tx, alert, due, { reason: 'timeout', by: null, note: null, at: now });
-          resolved += before;
+          if (!alert) return;
+          const ids =
+            alert.trigger.type === 'watchdog_event'
+              ? quietPast(quiet, k, alert.resolveTimeoutSeconds ?? DEFAULT_RESOLVE_TIMEOUT_SECONDS, now)
+              : alert.armed
+                ? cleared.filter((e) => alertKeyOf(e) === k).map((e) => e.id)
+                : [];
+          const reason = alert.trigger.type === 'watchdog_event' ? 'timeout' : 'cleared';
+          sent += await this.#resolve(tx, alert, ids, { reason, by: null, note: null, at: now });
+          resolved += ids.length;
         });
       } catch (error) {
         this.#o.logger.warn(
@@ -294,3 +290,26 @@ export class AlertEpisodes implements EpisodeActions {
 type ActTarget =
   | { readonly kind: 'group'; readonly groupId: string }
   | { readonly kind: 'episode'; readonly episodeId: string };
+
+type SweptEpisode = { readonly id: string; readonly owner: string; readonly alertId: string };
+
+const alertKeyOf = (e: SweptEpisode) => `${e.owner}\u0000${e.alertId}`;
+
+/** Episodes by their alert. */
+function byAlert(episodes: readonly SweptEpisode[]): Map<string, SweptEpisode[]> {
+  const out = new Map<string, SweptEpisode[]>();
+  for (const e of episodes) out.set(alertKeyOf(e), [...(out.get(alertKeyOf(e)) ?? []), e]);
+  return out;
+}
+
+/** The ids of the quiet episodes of alert `key` whose last event is `timeoutSeconds` old at `now`. */
+function quietPast(
+  quiet: ReadonlyArray<SweptEpisode & { readonly lastEventAt: Date }>,
+  key: string,
+  timeoutSeconds: number,
+  now: Date,
+): string[] {
+  return quiet
+    .filter((e) => alertKeyOf(e) === key && e.lastEventAt.getTime() + timeoutSeconds * 1_000 <= now.getTime())
+    .map((e) => e.id);
+}
