@@ -12,6 +12,7 @@ import * as marketDataGraphql from './market-data.graphql.ts';
 import { priceResource } from './market-data.mcp.ts';
 import { marketDataTools } from './market-data.tools.ts';
 import * as providersGraphql from './providers.graphql.ts';
+import * as relayTables from './relay/relay.sql.ts';
 import * as priceStreamGraphql from './streams/price-stream.graphql.ts';
 import * as coinSearchGraphql from './tools/coin-search.graphql.ts';
 import * as toolsGraphql from './tools/tools.graphql.ts';
@@ -35,6 +36,7 @@ export const marketDataModule = defineModule<MarketDataDeps>({
     barStudiesGraphql,
     priceStreamGraphql,
   ],
+  tables: [relayTables],
   errors: MARKET_DATA_ERRORS,
   tools: [...marketDataTools, ...lookupTools],
   resources: [priceResource],
