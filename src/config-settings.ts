@@ -224,6 +224,7 @@ export const baseShape = {
     ),
   PROVIDER_TIMEOUT_MS: int(8_000, 100, 120_000),
   MARKET_DATA_CACHE_MAX_BYTES: int(64 * 1024 * 1024, 1024 * 1024, 8 * 1024 ** 3),
+  MARKET_DATA_SHARED_CACHE: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   MAX_SYMBOLS_PER_OPERATION: int(100, 1, 10_000),
   UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE: int(60, 1, 100_000),
   SIMULATED_SEED: z.string().trim().min(1).default('vigil'),
@@ -698,6 +699,14 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
     group: 'marketData',
     description: prose`estimated bytes the market-data cache may hold; least recently used entries go
       first, and an answer larger than the whole bound is served but not kept (at least 1 MiB)`,
+  },
+  MARKET_DATA_SHARED_CACHE: {
+    group: 'marketData',
+    description: prose`\`auto\`: on Postgres, quotes and bars one instance fetched from a provider serve
+      the other instances on the same database (table \`market_data_shared_cache\`, the same lifetimes
+      and byte bound as the local cache; an answer over a sixteenth of the bound, at most 1 MiB, is
+      not shared), so several instances spend one instance's provider calls and answer alike;
+      \`off\`: each instance keeps its own cache only. The embedded database is never shared`,
   },
   MAX_SYMBOLS_PER_OPERATION: {
     group: 'marketData',

@@ -282,6 +282,8 @@ function marketDataConfigOf(s: Settings) {
     timeoutMs: s.PROVIDER_TIMEOUT_MS,
     /** Estimated bytes the answer cache may hold (least recently used go first). */
     cacheMaxBytes: s.MARKET_DATA_CACHE_MAX_BYTES,
+    /** `auto`: share cached quotes and bars between instances on Postgres; `off`: never. */
+    sharedCache: s.MARKET_DATA_SHARED_CACHE,
     /** Distinct instruments one client operation may ask market data for. */
     maxSymbolsPerOperation: s.MAX_SYMBOLS_PER_OPERATION,
     /** Cache-missing calls to live providers one client may cause per minute. */

@@ -5,6 +5,7 @@ import { ApiKeyService } from './api-keys/api-key.service.ts';
 import { openAppDatabase } from './app-database.ts';
 import type { Config } from './config.ts';
 import { FkDslService } from './fk-dsl/fk-dsl.service.ts';
+import { createSharedCache } from './market-data/cache/shared-cache.setup.ts';
 import { PriceHub } from './market-data/hub/price-hub.ts';
 import { MarketDataMetrics } from './market-data/market-data.metrics.ts';
 import { MarketDataService } from './market-data/market-data.service.ts';
@@ -89,6 +90,15 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       upstreamCallsPerClientPerMinute: config.marketData.upstreamCallsPerClientPerMinute,
     },
     marketDataMetrics,
+    createSharedCache({
+      database,
+      mode: config.marketData.sharedCache,
+      maxBytes: config.marketData.cacheMaxBytes,
+      providerIds: providers.map((p) => p.id),
+      clock,
+      logger,
+      registry: metrics.registry,
+    }),
   );
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
   const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), { clock });

@@ -3,6 +3,7 @@ import { json } from '../platform/http/responses.ts';
 import { defineModule } from '../platform/module.ts';
 import { analyseSymbolPrompt } from './analyse-symbol.mcp.ts';
 import * as barStudiesGraphql from './bar-studies.graphql.ts';
+import * as sharedCacheTables from './cache/shared-cache.sql.ts';
 import * as historyGraphql from './history.graphql.ts';
 import * as instrumentGraphql from './instrument.graphql.ts';
 import { lookupTools } from './lookup.tools.ts';
@@ -36,7 +37,7 @@ export const marketDataModule = defineModule<MarketDataDeps>({
     barStudiesGraphql,
     priceStreamGraphql,
   ],
-  tables: [relayTables],
+  tables: [relayTables, sharedCacheTables],
   errors: MARKET_DATA_ERRORS,
   tools: [...marketDataTools, ...lookupTools],
   resources: [priceResource],
@@ -89,5 +90,9 @@ export const marketDataModule = defineModule<MarketDataDeps>({
     deps.priceStreams.close();
     deps.priceHub.close();
     await Promise.all(deps.marketData.providers.map((p) => p.close?.()));
+  },
+  // After running jobs finished (they read market data too), before the database closes.
+  release: async (deps) => {
+    await deps.marketData.sharedCache?.close();
   },
 });

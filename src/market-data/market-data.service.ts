@@ -7,6 +7,8 @@ import type { Sourced } from './arbitration/lineage.ts';
 import type { CallPriority } from './budget/call-priority.ts';
 import { CachedReads, type MarketDataLimits, ownAsOf } from './cache/cached-reads.ts';
 import { alignBarRange, alignDays, cut } from './cache/ranges.ts';
+import { barsCodec, quoteCodec } from './cache/shared-cache.codec.ts';
+import type { SharedMarketDataCache } from './cache/shared-cache.ts';
 import { instrumentKey } from './instruments.ts';
 import { NotSupportedError } from './market-data.errors.ts';
 import { marketStateAt } from './market-state.ts';
@@ -64,6 +66,8 @@ export class MarketDataService {
     options: Partial<ArbiterOptions> = {},
     limits: Partial<MarketDataLimits> = {},
     observer: MarketDataObserver = UNOBSERVED,
+    /** Quotes and bars shared with the other instances on the same Postgres database (shared-cache.ts). */
+    readonly sharedCache?: SharedMarketDataCache,
   ) {
     if (providers.length === 0) throw new Error('market data needs at least one provider');
     this.#health = new HealthBoard(() => clock.now().getTime());
@@ -75,7 +79,7 @@ export class MarketDataService {
       { timeoutMs: 8_000, tolerance: 0.01, fanout: 2, maxLagMs: 15 * 60_000, ...options },
       observer,
     );
-    this.#reads = new CachedReads(clock, this.#arbiter, limits, observer);
+    this.#reads = new CachedReads(clock, this.#arbiter, limits, observer, sharedCache);
     this.venues = new VenueData(this.#arbiter, this.#reads, (what, symbol) =>
       this.#unsupported(what, symbol),
     );
@@ -157,8 +161,13 @@ export class MarketDataService {
    * by `marketStateAt` at the moment it is read (not when it was cached, nor as the provider put it).
    */
   async quote(instrument: Instrument, prefer?: string): Promise<Sourced<Quote>> {
-    const sourced = await this.#reads.read('quote', instrument, prefer ?? '', () =>
-      this.#arbiter.consensusQuote(instrument, (p, signal) => p.quote!({ instrument, signal }), prefer),
+    const sourced = await this.#reads.read(
+      'quote',
+      instrument,
+      prefer ?? '',
+      () => this.#arbiter.consensusQuote(instrument, (p, signal) => p.quote!({ instrument, signal }), prefer),
+      {},
+      quoteCodec,
     );
     const marketState = marketStateAt(instrument, this.clock.now());
     return { ...sourced, value: { ...withPriceChange(sourced.value), marketState } };
@@ -187,7 +196,7 @@ export class MarketDataService {
       `${interval}:${range.start.toISOString()}:${range.until.toISOString()}`,
       (p, signal) => p.bars!({ instrument, interval, start: range.start, end: range.fetchEnd, signal }),
       (bars) => bars.at(-1)?.time ?? range.start,
-      { ttl: { interval, end: range.until } },
+      { ttl: { interval, end: range.until }, codec: barsCodec },
     );
     const value = cut(all.value, (b) => b.time, start, end);
     if (value === all.value) return all;

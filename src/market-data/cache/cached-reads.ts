@@ -12,6 +12,8 @@ import type { MarketDataObserver } from '../observer.ts';
 import type { MarketDataProvider } from '../providers/provider.ts';
 import type { BarInterval, Instrument } from '../types.ts';
 import { DEFAULT_CACHE_MAX_BYTES, MarketDataCache } from './market-data-cache.ts';
+import type { SharedCodec } from './shared-cache.codec.ts';
+import type { SharedMarketDataCache } from './shared-cache.ts';
 import { type CachedKind, ttlFor } from './ttl.ts';
 
 /** Bounds on what clients can make the service hold or spend (see README, configuration). */
@@ -29,6 +31,11 @@ export interface MarketDataLimits {
  * instrument to the operation's cap, is answered from the cache when fresh (identical concurrent
  * loads coalesce), and a load that reaches a live provider is charged to the client. The answer's
  * lineage tells whether it was a hit, its age and its lifetime.
+ *
+ * With a shared cache (several instances on one Postgres database, shared-cache.ts), a read that
+ * names a codec and misses here asks the shared table before it goes upstream; a fresh shared answer
+ * is kept here for the rest of its lifetime and is a hit, with its own lineage (the providers that
+ * gave it where it was fetched). An answer fetched upstream is shared in the background.
  */
 export class CachedReads {
   readonly #cache: MarketDataCache;
@@ -39,6 +46,7 @@ export class CachedReads {
     private readonly arbiter: Arbiter,
     limits: Partial<MarketDataLimits>,
     private readonly observer: MarketDataObserver,
+    private readonly shared?: SharedMarketDataCache,
   ) {
     const now = () => clock.now().getTime();
     this.#cache = new MarketDataCache(now, { maxBytes: limits.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES });
@@ -72,12 +80,28 @@ export class CachedReads {
     params: string,
     load: () => Promise<Uncached<T>>,
     ttlExtra: { interval?: BarInterval; end?: Date } = {},
+    codec?: SharedCodec<T>,
   ): Promise<Sourced<T>> {
     const id = instrument ? instrumentKey(instrument) : '*';
     if (instrument) this.#budget.admit(id);
     const key = `${kind}|${id}|${params}`;
+    const ttl = () => ttlFor(kind, instrument, this.clock.now(), ttlExtra);
+    const sharedKey = codec && this.shared?.keyOf(key);
+    let upstream = load;
+    if (codec && this.shared && sharedKey) {
+      const shared = this.shared;
+      if (!this.#cache.has(key)) {
+        const found = await shared.find(codec, sharedKey);
+        if (found) this.#cache.put(key, found.answer, found.ttlMs, found.ageMs);
+      }
+      upstream = async () => {
+        const answer = await load();
+        shared.share(codec, sharedKey, answer, ttl());
+        return answer;
+      };
+    }
     const cached = await this.#cache
-      .getOrLoad(key, load, () => ttlFor(kind, instrument, this.clock.now(), ttlExtra), {
+      .getOrLoad(key, upstream, ttl, {
         // Only calls that reach a live provider spend its shared rate limit; the simulated market is free.
         beforeLoad: () => {
           if (this.arbiter.eligible(kind, instrument).some((p) => p.live)) this.#budget.charge();
@@ -109,7 +133,12 @@ export class CachedReads {
     params: string,
     load: (provider: MarketDataProvider, signal: AbortSignal) => Promise<T>,
     asOf: (value: T) => Date,
-    options: { prefer?: string | undefined; ttl?: { interval: BarInterval; end: Date } } = {},
+    options: {
+      prefer?: string | undefined;
+      ttl?: { interval: BarInterval; end: Date };
+      /** Shares the answer between instances (see `read`). */
+      codec?: SharedCodec<T>;
+    } = {},
   ): Promise<Sourced<T>> {
     return this.read(
       kind,
@@ -117,6 +146,7 @@ export class CachedReads {
       params,
       () => this.arbiter.first(what, kind, instrument, load, asOf, options.prefer),
       options.ttl,
+      options.codec,
     );
   }
 }

@@ -215,4 +215,42 @@ describe('MarketDataCache', () => {
       ).value,
     ).toBe(2);
   });
+
+  it('keeps a value obtained elsewhere for the rest of its lifetime, as a hit of its age', async () => {
+    let now = 10_000;
+    const cache = new MarketDataCache(() => now);
+    let loads = 0;
+    const load = async () => `loaded ${++loads}`;
+    expect(cache.has('k')).toBe(false);
+    cache.put('k', 'shared', 5_000, 1_500);
+    expect(cache.has('k')).toBe(true);
+    expect(await cache.getOrLoad('k', load, () => 5_000)).toEqual({
+      value: 'shared',
+      hit: true,
+      ageMs: 1_500,
+      ttlMs: 5_000,
+    });
+    now += 3_499;
+    expect((await cache.getOrLoad('k', load, () => 5_000)).value).toBe('shared');
+    now += 1;
+    expect(cache.has('k')).toBe(false);
+    expect(await cache.getOrLoad('k', load, () => 5_000)).toMatchObject({ value: 'loaded 1', hit: false });
+    // Already past its lifetime: not kept.
+    cache.put('old', 'shared', 5_000, 5_000);
+    expect(cache.has('old')).toBe(false);
+  });
+
+  it('counts a load under way as present', async () => {
+    const cache = new MarketDataCache(() => 0);
+    let release!: (v: number) => void;
+    const pending = cache.getOrLoad(
+      'k',
+      () => new Promise<number>((r) => (release = r)),
+      () => 1_000,
+    );
+    expect(cache.has('k')).toBe(true);
+    release(1);
+    await pending;
+    expect(cache.has('k')).toBe(true);
+  });
 });

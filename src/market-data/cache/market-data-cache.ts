@@ -39,7 +39,7 @@ interface Entry {
 }
 
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
-const DEFAULT_MAX_ENTRIES = 20_000;
+export const DEFAULT_CACHE_MAX_ENTRIES = 20_000;
 /** Expired entries anywhere in the LRU order are dropped at most this often. */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -61,7 +61,7 @@ export class MarketDataCache {
     options: CacheOptions = {},
   ) {
     this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
-    this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.#maxEntries = options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES;
     this.#sizeOf = options.sizeOf ?? estimateBytes;
     this.#sweptAt = now();
   }
@@ -110,6 +110,22 @@ export class MarketDataCache {
       ageMs: joined ? this.now() - loaded.storedAt : 0,
       ttlMs: loaded.ttlMs,
     };
+  }
+
+  /** Whether `key` would be answered without a load: a fresh entry, or a load already under way. */
+  has(key: string): boolean {
+    const entry = this.#entries.get(key);
+    return (entry !== undefined && this.now() - entry.storedAt < entry.ttlMs) || this.#inFlight.has(key);
+  }
+
+  /**
+   * Keeps a value obtained elsewhere (another instance's answer, shared-cache.ts) as if it had been
+   * stored `ageMs` ago with lifetime `ttlMs`: it expires when it would have where it was fetched.
+   */
+  put(key: string, value: unknown, ttlMs: number, ageMs: number): void {
+    const storedAt = this.now() - Math.max(0, ageMs);
+    if (ttlMs <= ageMs) return;
+    this.#store(key, { value, storedAt, ttlMs, bytes: key.length * 2 + this.#sizeOf(value) });
   }
 
   stats() {
