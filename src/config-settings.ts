@@ -227,6 +227,8 @@ export const baseShape = {
   MARKET_DATA_SHARED_CACHE: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   MAX_SYMBOLS_PER_OPERATION: int(100, 1, 10_000),
   UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE: int(60, 1, 100_000),
+  PRICE_POLL_INTERVAL_MS: int(1_000, 50, 60_000),
+  PRICE_RELAY: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   SIMULATED_SEED: z.string().trim().min(1).default('vigil'),
   SIMULATED_ACTIVITY: z.enum(['normal', 'demo'], { error: 'must be normal or demo' }).default('normal'),
   SIMULATED_TICK_MS: int(1_000, 50, 60_000),
@@ -699,6 +701,18 @@ export const settingDocs: { readonly [K in SettingName]: SettingDoc } = {
     group: 'marketData',
     description: prose`estimated bytes the market-data cache may hold; least recently used entries go
       first, and an answer larger than the whole bound is served but not kept (at least 1 MiB)`,
+  },
+  PRICE_POLL_INTERVAL_MS: {
+    group: 'marketData',
+    description: prose`how often a price feed without a streaming provider polls its (cached) quote;
+      with several instances, a feed whose owner died is taken over within two of these intervals`,
+  },
+  PRICE_RELAY: {
+    group: 'marketData',
+    description: prose`\`auto\`: with a Postgres server, the instances share each price feed (one
+      polls or streams it upstream and relays its ticks to the others through Postgres); \`off\`: each
+      instance polls its own feeds. The embedded database is one instance and never relays (see
+      [Running several instances](operations.md))`,
   },
   MARKET_DATA_SHARED_CACHE: {
     group: 'marketData',

@@ -288,6 +288,10 @@ function marketDataConfigOf(s: Settings) {
     maxSymbolsPerOperation: s.MAX_SYMBOLS_PER_OPERATION,
     /** Cache-missing calls to live providers one client may cause per minute. */
     upstreamCallsPerClientPerMinute: s.UPSTREAM_CALLS_PER_CLIENT_PER_MINUTE,
+    /** How often a feed without a streaming provider polls its quote. */
+    pollIntervalMs: s.PRICE_POLL_INTERVAL_MS,
+    /** Share price feeds between the instances on one Postgres database (relay); `off`: each polls its own. */
+    relay: s.PRICE_RELAY,
     simulated: { seed: s.SIMULATED_SEED, activity: s.SIMULATED_ACTIVITY, tickMs: s.SIMULATED_TICK_MS },
     yahoo: { baseUrl: s.YAHOO_BASE_URL, sessionUrl: s.YAHOO_SESSION_URL },
     binance: {

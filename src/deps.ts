@@ -11,6 +11,8 @@ import { MarketDataMetrics } from './market-data/market-data.metrics.ts';
 import { MarketDataService } from './market-data/market-data.service.ts';
 import type { MarketDataProvider } from './market-data/providers/provider.ts';
 import { createProviders } from './market-data/providers/registry.ts';
+import { FeedCoordinator } from './market-data/relay/feed-coordinator.ts';
+import { relayMetrics } from './market-data/relay/relay.metrics.ts';
 import { PriceStreams } from './market-data/streams/price-stream.ws.ts';
 import { type Scheduler, systemClock } from './platform/clock.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
@@ -37,6 +39,8 @@ export interface AppDeps {
   readonly serverInfo: ServerInfoService;
   readonly marketData: MarketDataService;
   readonly priceHub: PriceHub;
+  /** Price feeds shared with the other instances on a Postgres server; none on the embedded database or with PRICE_RELAY=off. */
+  readonly priceRelay: FeedCoordinator | undefined;
   readonly priceStreams: PriceStreams;
   /** Where data tools report calls that carry a sessionId (the sessions domain records them). */
   readonly toolCalls: ToolCallRecorder;
@@ -101,9 +105,30 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     }),
   );
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
-  const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), { clock });
+  const instanceId = randomUUID();
+  // With a Postgres server, instances share price feeds (one polls, the others hear it relayed).
+  let priceRelay: FeedCoordinator | undefined;
+  const relayObserver = relayMetrics(metrics.registry, {
+    coordinator: () => priceRelay,
+    localFeeds: () => priceHub.stats().feeds,
+  });
+  if (database.mode === 'postgres' && config.marketData.relay === 'auto') {
+    priceRelay = new FeedCoordinator({
+      database,
+      instanceId,
+      pollIntervalMs: config.marketData.pollIntervalMs,
+      clock,
+      logger: logger.child({ component: 'price-relay' }),
+      observer: relayObserver,
+    });
+  }
+  const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), {
+    clock,
+    pollIntervalMs: config.marketData.pollIntervalMs,
+    ...(priceRelay ? { coordinator: priceRelay } : {}),
+  });
   marketDataMetrics.sampleFrom({ marketData, priceHub });
-  const serverInfo = new ServerInfoService(database.db, clock, logger, database.mode, VERSION, randomUUID());
+  const serverInfo = new ServerInfoService(database.db, clock, logger, database.mode, VERSION, instanceId);
   const fkDsl = new FkDslService(
     database.db,
     jobs,
@@ -146,6 +171,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     serverInfo,
     marketData,
     priceHub,
+    priceRelay,
     priceStreams: new PriceStreams(priceHub, marketData, logger.child({ component: 'price-streams' }), () =>
       metrics.rateLimited('websocket'),
     ),

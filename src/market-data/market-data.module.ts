@@ -13,6 +13,7 @@ import * as marketDataGraphql from './market-data.graphql.ts';
 import { priceResource } from './market-data.mcp.ts';
 import { marketDataTools } from './market-data.tools.ts';
 import * as providersGraphql from './providers.graphql.ts';
+import * as relayGraphql from './relay/relay.graphql.ts';
 import * as relayTables from './relay/relay.sql.ts';
 import * as priceStreamGraphql from './streams/price-stream.graphql.ts';
 import * as coinSearchGraphql from './tools/coin-search.graphql.ts';
@@ -36,6 +37,7 @@ export const marketDataModule = defineModule<MarketDataDeps>({
     historyGraphql,
     barStudiesGraphql,
     priceStreamGraphql,
+    relayGraphql,
   ],
   tables: [relayTables, sharedCacheTables],
   errors: MARKET_DATA_ERRORS,
@@ -86,9 +88,12 @@ export const marketDataModule = defineModule<MarketDataDeps>({
         },
     },
   ],
+  start: (deps) => deps.priceRelay?.start(),
   stop: async (deps) => {
     deps.priceStreams.close();
     deps.priceHub.close();
+    // Its leases given up, the other instances take its feeds at once.
+    await deps.priceRelay?.stop();
     await Promise.all(deps.marketData.providers.map((p) => p.close?.()));
   },
   // After running jobs finished (they read market data too), before the database closes.

@@ -47,7 +47,7 @@ const InstanceRef = builder.objectRef<InstanceRow>('ServiceInstance').implement(
   }),
 });
 
-const ServerInfoRef = builder.objectRef<ServerInfo>('ServerInfo').implement({
+export const ServerInfoRef = builder.objectRef<ServerInfo>('ServerInfo').implement({
   description:
     'The process answering this request. Entity: id is its instance id (the same as `instanceId` and as ' +
     'the ServiceInstance id of this process).',

@@ -3,6 +3,7 @@ import type { Logger } from '../../platform/observability/logger.ts';
 import { instrumentKey } from '../instruments.ts';
 import type { LiveStream, MarketDataService } from '../market-data.service.ts';
 import { type MarketState, marketStateAt } from '../market-state.ts';
+import type { FeedCoordinator } from '../relay/feed-coordinator.ts';
 import type { Instrument, Quote } from '../types.ts';
 import type { ResolvedSymbol } from './streamable.ts';
 import { fromQuote, fromStream, type PriceUpdate } from './tick-updates.ts';
@@ -37,6 +38,11 @@ export interface PriceHubOptions {
   readonly referenceRefreshMs: number;
   /** Time and timers behind rate limits, polls and refreshes (tests pass a manual clock). */
   readonly clock: Scheduler;
+  /**
+   * Feeds shared with other instances (relay/feed-coordinator.ts): upstream runs here only for the
+   * feeds this instance holds, the others are served from relayed ticks. None: every feed here.
+   */
+  readonly coordinator?: FeedCoordinator;
 }
 
 interface Subscriber {
@@ -57,7 +63,10 @@ interface Feed {
   state: { readonly minute: number; readonly value: MarketState } | undefined;
   /** The snapshot newcomers get: one object while the price and the market state stay the same. */
   snapshot: PriceTick | undefined;
+  /** Ends the feed (its last subscriber left). */
   stop: () => void;
+  /** Stops polling or streaming upstream (while it runs here). */
+  stopUpstream: () => void;
 }
 
 /**
@@ -95,6 +104,7 @@ export class PriceHub {
         state: undefined,
         snapshot: undefined,
         stop: () => {},
+        stopUpstream: () => {},
       };
       this.#feeds.set(key, feed);
       this.#start(key, feed);
@@ -142,6 +152,37 @@ export class PriceHub {
   }
 
   #start(key: string, feed: Feed): void {
+    const coordinator = this.#options.coordinator;
+    if (!coordinator) {
+      this.#startUpstream(key, feed);
+      feed.stop = () => feed.stopUpstream();
+      return;
+    }
+    feed.stop = coordinator.join(key, feed.instrument, {
+      startUpstream: () => {
+        this.#startUpstream(key, feed);
+        return () => {
+          feed.stopUpstream();
+          feed.stopUpstream = () => {};
+        };
+      },
+      relayed: (update) => this.#relayed(key, feed, update),
+      latest: () => feed.last,
+    });
+  }
+
+  /**
+   * An update relayed from the feed's owner: published like one from upstream, unless it is not
+   * newer than the feed's last (a late or repeated message), so prices never go back in time.
+   */
+  #relayed(key: string, feed: Feed, update: PriceUpdate): void {
+    const last = feed.last;
+    if (last && update.asOf.getTime() < last.asOf.getTime()) return;
+    if (last && update.asOf.getTime() === last.asOf.getTime() && update.price === last.price) return;
+    this.#publish(key, feed, update, true);
+  }
+
+  #startUpstream(key: string, feed: Feed): void {
     const stream = this.marketData.liveStream(feed.instrument);
     if (stream) this.#startStream(key, feed, stream);
     else this.#startPolling(key, feed);
@@ -180,7 +221,7 @@ export class PriceHub {
         this.#startPolling(key, feed);
       },
     });
-    feed.stop = () => {
+    feed.stopUpstream = () => {
       stopped = true;
       stopRefreshing();
       unsubscribe();
@@ -215,13 +256,14 @@ export class PriceHub {
       }
     };
     void poll();
-    feed.stop = () => {
+    feed.stopUpstream = () => {
       stopped = true;
       clock.clearTimeout(timer);
     };
   }
 
-  #publish(key: string, feed: Feed, update: PriceUpdate): void {
+  #publish(key: string, feed: Feed, update: PriceUpdate, relayed = false): void {
+    if (!relayed) this.#options.coordinator?.published(key, update);
     const seq = (this.#seq.get(key) ?? 0) + 1;
     this.#seq.set(key, seq);
     // One clock reading for the whole fan-out: every subscriber is offered the tick at this time.
