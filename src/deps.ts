@@ -106,26 +106,13 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   );
   const jobs = new Jobs(database, { ...overrides.jobs, logger });
   const instanceId = randomUUID();
-  // With a Postgres server, instances share price feeds (one polls, the others hear it relayed).
-  let priceRelay: FeedCoordinator | undefined;
-  const relayObserver = relayMetrics(metrics.registry, {
-    coordinator: () => priceRelay,
-    localFeeds: () => priceHub.stats().feeds,
-  });
-  if (database.mode === 'postgres' && config.marketData.relay === 'auto') {
-    priceRelay = new FeedCoordinator({
-      database,
-      instanceId,
-      pollIntervalMs: config.marketData.pollIntervalMs,
-      clock,
-      logger: logger.child({ component: 'price-relay' }),
-      observer: relayObserver,
-    });
-  }
-  const priceHub = new PriceHub(marketData, logger.child({ component: 'price-hub' }), {
+  const { priceHub, priceRelay } = priceFeeds(config, {
+    database,
+    marketData,
+    metrics,
     clock,
-    pollIntervalMs: config.marketData.pollIntervalMs,
-    ...(priceRelay ? { coordinator: priceRelay } : {}),
+    logger,
+    instanceId,
   });
   marketDataMetrics.sampleFrom({ marketData, priceHub });
   const serverInfo = new ServerInfoService(database.db, clock, logger, database.mode, VERSION, instanceId);
@@ -187,4 +174,42 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     sessions,
     toolCalls: overrides.toolCalls ?? sessions.tracker,
   };
+}
+
+/**
+ * The price hub, and with a Postgres server (unless PRICE_RELAY=off) the coordinator that shares
+ * its feeds with the other instances (one polls each, the others hear it relayed).
+ */
+function priceFeeds(
+  config: Config,
+  o: {
+    readonly database: DatabaseHandle;
+    readonly marketData: MarketDataService;
+    readonly metrics: Metrics;
+    readonly clock: Scheduler;
+    readonly logger: Logger;
+    readonly instanceId: string;
+  },
+): { priceHub: PriceHub; priceRelay: FeedCoordinator | undefined } {
+  let priceRelay: FeedCoordinator | undefined;
+  const observer = relayMetrics(o.metrics.registry, {
+    coordinator: () => priceRelay,
+    localFeeds: () => priceHub.stats().feeds,
+  });
+  if (o.database.mode === 'postgres' && config.marketData.relay === 'auto') {
+    priceRelay = new FeedCoordinator({
+      database: o.database,
+      instanceId: o.instanceId,
+      pollIntervalMs: config.marketData.pollIntervalMs,
+      clock: o.clock,
+      logger: o.logger.child({ component: 'price-relay' }),
+      observer,
+    });
+  }
+  const priceHub = new PriceHub(o.marketData, o.logger.child({ component: 'price-hub' }), {
+    clock: o.clock,
+    pollIntervalMs: config.marketData.pollIntervalMs,
+    ...(priceRelay ? { coordinator: priceRelay } : {}),
+  });
+  return { priceHub, priceRelay };
 }
