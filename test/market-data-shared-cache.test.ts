@@ -36,7 +36,7 @@ async function instance(
   env: Record<string, string> = {},
 ) {
   const provider = createFakeProvider('fake', { capabilities: ['quote', 'bars'] });
-  for (const symbol of ['AAPL', 'MSFT', 'NVDA']) provider.prices.set(symbol, price);
+  for (const symbol of ['AAPL', 'MSFT', 'NVDA', 'TSLA']) provider.prices.set(symbol, price);
   const t = await createTestApp({ database, env, overrides: { providers: [provider], clock } });
   return { t, provider };
 }
@@ -111,17 +111,10 @@ describe.skipIf(!serverUrl)('answers shared by two instances on one Postgres dat
     expect(second.lineage.cache).toMatchObject({ hit: true, ttlMs: 6 * 3_600_000 });
   });
 
-  it('fetches an expired answer again and shares the new one', async () => {
+  it("fetches an answer again once expired by the instances' clocks, and shares the new one", async () => {
     await quote(a, 'NVDA');
     await written(a);
-    // Past the quote's lifetime on both instances' clocks, and in the database's time.
     await clock.advance(6_000);
-    const aged = await queryRows<{ key: string }>(
-      a.t.app.deps.database.db,
-      sql`update market_data_shared_cache set written_at = written_at - interval '6 seconds',
-        expires_at = expires_at - interval '6 seconds' where key like '%|quote|%NVDA%' returning key`,
-    );
-    expect(aged).toHaveLength(1);
     const staleBefore = (await sharedResults(b)).stale ?? 0;
 
     const again = await quote(b, 'NVDA');
@@ -136,6 +129,22 @@ describe.skipIf(!serverUrl)('answers shared by two instances on one Postgres dat
     const fromB = await quote(a, 'NVDA');
     expect(a.provider.calls.quote).toBe(callsBefore);
     expect(withoutCache(fromB)).toStrictEqual(withoutCache(again));
+  });
+
+  it("fetches an answer again once expired in the database's time, whatever the instance's clock says", async () => {
+    await quote(a, 'TSLA');
+    await written(a);
+    const aged = await queryRows<{ key: string }>(
+      a.t.app.deps.database.db,
+      sql`update market_data_shared_cache set written_at = written_at - interval '6 seconds',
+        expires_at = expires_at - interval '6 seconds' where key like '%|quote|%TSLA%' returning key`,
+    );
+    expect(aged).toHaveLength(1);
+    const callsBefore = b.provider.calls.quote;
+
+    const late = await quote(b, 'TSLA');
+    expect(b.provider.calls.quote).toBe(callsBefore + 1);
+    expect(late.value.price).toBe(202);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   MAX_SHARED_ENTRY_BYTES,
   MAX_SHARED_KEY_CHARS,
   SHARED_FORMAT,
+  sharedAge,
   sharedEntryBound,
   sharedEntryBytes,
   sharedFreshness,
@@ -43,6 +44,18 @@ describe('freshness of a shared row', () => {
   it('counts a row stamped ahead of the reader as new, and anything unreadable as stale', () => {
     expect(sharedFreshness(-3, 2_000)).toEqual({ state: 'fresh', ageMs: 0, remainingMs: 2_000 });
     expect(sharedFreshness(Number.NaN, 2_000)).toEqual({ state: 'stale' });
+  });
+});
+
+describe('the age of a shared answer', () => {
+  it('is the older of its database age and its age by the reader since it was obtained', () => {
+    // The reader's clock agrees with the database's.
+    expect(sharedAge(1_000, 9_000, 10_000)).toBe(1_000);
+    // The reader's clock runs ahead (or the instance's time moved on): its own measure counts.
+    expect(sharedAge(1_000, 4_000, 10_000)).toBe(6_000);
+    // The reader's clock runs behind the writer's: the database's measure still holds.
+    expect(sharedAge(3_000, 12_000, 10_000)).toBe(3_000);
+    expect(sharedFreshness(sharedAge(1_000, 4_000, 10_000), 5_000)).toEqual({ state: 'stale' });
   });
 });
 

@@ -40,6 +40,17 @@ export function sharedFreshness(ageMs: number, ttlMs: number): SharedFreshness {
   return { state: 'fresh', ageMs: age, remainingMs: ttlMs - age };
 }
 
+/**
+ * The age a shared answer is judged by: the older of its age in database time (one clock for every
+ * instance, so a reader whose clock runs behind the writer's never serves it longer) and its age by
+ * the reader's own clock since the writer obtained it (`obtainedAt`, the lineage's `retrievedAt`),
+ * which is the clock the local cache ages by. Clocks that disagree can only make an answer expire
+ * sooner, never later.
+ */
+export function sharedAge(databaseAgeMs: number, obtainedAt: number, now: number): number {
+  return Math.max(databaseAgeMs, now - obtainedAt);
+}
+
 /** Largest entry (key and payload, in bytes) shared under a table bound of `maxBytes`. */
 export function sharedEntryBound(maxBytes: number): number {
   return Math.max(0, Math.min(MAX_SHARED_ENTRY_BYTES, Math.floor(maxBytes / ENTRY_SHARE_OF_BOUND)));

@@ -12,6 +12,7 @@ import {
 } from './shared-cache.repository.ts';
 import {
   type SweepState,
+  sharedAge,
   sharedEntryBound,
   sharedEntryBytes,
   sharedFreshness,
@@ -23,7 +24,8 @@ import {
  * Quotes and bars one instance fetched upstream serve the other instances on the same Postgres
  * database: a local miss looks here (one lookup by primary key) before it goes upstream, and an
  * answer fetched upstream is written here. Same lifetimes as the local cache (the writer's ttl.ts
- * lifetime, aged by the database's clock) and the same byte bound, enforced by bounded sweeps that
+ * lifetime; aged by the database's clock and by this instance's, whichever says older) and the same
+ * byte bound, enforced by bounded sweeps that
  * follow writes; an entry over its share of the bound is not shared.
  *
  * Nothing here may slow or fail a read: writes are queued and run a few at a time (latest answer per
@@ -57,10 +59,13 @@ const MAX_QUEUED_WRITES = 1_000;
 const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_BATCH = 2_000;
 
+/** A lookup's outcome: the row, none under the key, or a failure (counted and logged where it happened). */
+type Lookup = SharedRow | 'none' | 'failed';
+
 type QueuedWrite = Omit<SharedWrite, 'ageMs'> & { readonly obtainedAt: number };
 
 export class SharedMarketDataCache {
-  readonly #lookups = new Map<string, Promise<SharedRow | undefined>>();
+  readonly #lookups = new Map<string, Promise<Lookup>>();
   readonly #queue = new Map<string, QueuedWrite>();
   readonly #idleWaiters: Array<() => void> = [];
   readonly #entryBound: number;
@@ -100,9 +105,16 @@ export class SharedMarketDataCache {
       lookup.then(clear, clear);
     }
     const row = await lookup;
-    if (!row) return undefined;
-    const freshness = sharedFreshness(row.ageMs, row.ttlMs);
-    if (freshness.state !== 'fresh') return undefined;
+    if (row === 'failed') return undefined;
+    if (row === 'none') {
+      this.#count('miss');
+      return undefined;
+    }
+    // Stale by the database's clock: not worth reading.
+    if (sharedFreshness(row.ageMs, row.ttlMs).state !== 'fresh') {
+      this.#count('stale');
+      return undefined;
+    }
     const answer = decodeShared(codec, row.payload);
     if (!answer) {
       // A row this version cannot read (written by another, or damaged): a miss, overwritten soon.
@@ -116,6 +128,13 @@ export class SharedMarketDataCache {
       }
       return undefined;
     }
+    const age = sharedAge(row.ageMs, answer.lineage.retrievedAt.getTime(), this.#now());
+    const freshness = sharedFreshness(age, row.ttlMs);
+    if (freshness.state !== 'fresh') {
+      this.#count('stale');
+      return undefined;
+    }
+    this.#count('hit');
     return { answer, ageMs: freshness.ageMs, ttlMs: row.ttlMs };
   }
 
@@ -161,7 +180,7 @@ export class SharedMarketDataCache {
     };
   }
 
-  async #lookup(key: string): Promise<SharedRow | undefined> {
+  async #lookup(key: string): Promise<Lookup> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -173,13 +192,11 @@ export class SharedMarketDataCache {
     try {
       const row = await Promise.race([findSharedEntry(this.db, key), deadline]);
       this.#recovered();
-      if (!row) this.#count('miss');
-      else this.#count(sharedFreshness(row.ageMs, row.ttlMs).state === 'fresh' ? 'hit' : 'stale');
-      return row;
+      return row ?? 'none';
     } catch (error) {
       this.#count('error');
       this.#failed(error);
-      return undefined;
+      return 'failed';
     } finally {
       clearTimeout(timer);
     }
