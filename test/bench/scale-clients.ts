@@ -21,6 +21,8 @@ export interface SubscriberLog {
   readonly reconnectedAt: number[];
   /** Connection attempts that failed (refused, closed or errored before the snapshot). */
   failures: number;
+  /** Why they failed: the socket error, the close code and reason, or the protocol's error message. */
+  readonly failedWith: Record<string, number>;
 }
 
 export const TICK_FIELDS = 5;
@@ -95,7 +97,15 @@ class Subscriber {
     readonly symbol: string,
     readonly reconnect: boolean,
   ) {
-    this.log = { symbol, readyAt: Number.NaN, ticks: [], closedAt: [], reconnectedAt: [], failures: 0 };
+    this.log = {
+      symbol,
+      readyAt: Number.NaN,
+      ticks: [],
+      closedAt: [],
+      reconnectedAt: [],
+      failures: 0,
+      failedWith: {},
+    };
   }
 
   /** Resolves once subscribed (its snapshot arrived) or, after three failed attempts, without. */
@@ -119,10 +129,11 @@ class Subscriber {
     let ready = false;
     let failed = false;
     return new Promise((resolve) => {
-      const fail = () => {
+      const fail = (why: string) => {
         if (ready || failed) return;
         failed = true;
         this.log.failures++;
+        this.log.failedWith[why] = (this.log.failedWith[why] ?? 0) + 1;
         socket.terminate();
         resolve(false);
       };
@@ -141,7 +152,7 @@ class Subscriber {
         };
         const tick = message.payload?.data?.prices;
         if (message.type !== 'next' || !tick) {
-          if (message.type === 'error' || message.type === 'complete') fail();
+          if (message.type === 'error' || message.type === 'complete') fail(text.slice(0, 120));
           return;
         }
         const at = now();
@@ -153,9 +164,9 @@ class Subscriber {
           resolve(true);
         }
       });
-      socket.on('error', fail);
-      socket.on('close', () => {
-        fail();
+      socket.on('error', (error) => fail(error.message));
+      socket.on('close', (code, reason) => {
+        fail(`closed ${code} ${String(reason)}`.trim());
         if (!ready || this.#closing || this.#socket !== socket) return;
         this.log.closedAt.push(now());
         if (this.reconnect) void this.#retry();

@@ -16,5 +16,14 @@ export const SYMBOLS = Array.from(
   { length: Number(process.env.SCALE_SYMBOLS ?? 50) },
   (_, i) => `S${String(i).padStart(2, '0')}/USDT`,
 );
+/** Busy-looping processes started beside the benchmark, to measure on a loaded machine too. */
+export const BUSY_PROCESSES = Number(process.env.SCALE_BUSY_PROCESSES ?? 0);
+/** More settings for every instance, `NAME=value,NAME=value` (say PRICE_RELAY=off for the before figures). */
+export const INSTANCE_SETTINGS: Record<string, string> = Object.fromEntries(
+  (process.env.SCALE_INSTANCE_ENV ?? '')
+    .split(',')
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim()]),
+);
 /** The Postgres server the benchmark creates its databases on. */
 export const SERVER = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';

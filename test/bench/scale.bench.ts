@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, freemem, loadavg } from 'node:os';
 import { createFreshDatabase } from '../support/postgres-database.ts';
@@ -6,7 +7,9 @@ import { check } from './scale-figures.ts';
 import { type Instance, instanceCommand, metrics, startInstances } from './scale-instances.ts';
 import { killOwner } from './scale-kill.ts';
 import {
+  BUSY_PROCESSES,
   GRACE_MS,
+  INSTANCE_SETTINGS,
   INSTANCES,
   POLL_INTERVAL_MS,
   SERVER,
@@ -28,7 +31,10 @@ import { startTcpProxy } from './tcp-proxy.ts';
  * every TICK_MS. Measured over WINDOW_S seconds:
  * - upstream calls per minute (the upstream's own count), and the ratio of many instances to one;
  * - tick latency, upstream change -> client receipt (includes the wait for the next poll) and first
- *   fetch -> client receipt (the path through Vigil and the relay), p50/p99, and the p99 ratio;
+ *   fetch -> client receipt (the path through Vigil and the relay), p50/p99, and the p99 ratio. The
+ *   first fetch is any instance's: where every instance polls on its own (no feed coordinator, or
+ *   PRICE_RELAY=off) the others' subscribers wait for their own instance's later fetch, and the
+ *   figure shows how far apart the instances' prices are;
  * - versions lost, duplicated, out of order or invented per subscriber (scale-figures.ts);
  * - CPU of each instance and of the benchmark's process, and the load average: on a small machine
  *   every instance, Postgres and the 5,000 clients share the same cores, which the table shows.
@@ -38,8 +44,14 @@ import { startTcpProxy } from './tcp-proxy.ts';
  * SCALE_SUBSCRIBERS (default 5000), SCALE_SYMBOLS (50), SCALE_INSTANCES (3), SCALE_WINDOW_S (30),
  * SCALE_TICK_MS (5000: longer than a poll interval plus the 2 s a crypto quote stays cached, so
  * that every polling instance sees every version), SCALE_RECOVERY_S (20), SCALE_POLL_INTERVAL_MS
- * (what the instances are told to poll at, 1000, the hub's default). The Postgres server is
- * DATABASE_URL when set, else postgres://postgres@127.0.0.1:5432/postgres.
+ * (PRICE_POLL_INTERVAL_MS of the instances, 1000, the default), SCALE_BUSY_PROCESSES (0: that many
+ * busy-looping processes beside the benchmark, for a loaded machine's figures), SCALE_INSTANCE_ENV
+ * (more settings for the instances, `PRICE_RELAY=off,MARKET_DATA_SHARED_CACHE=off` for the figures
+ * of instances that each poll on their own). The Postgres server is
+ * DATABASE_URL when set, else postgres://postgres@127.0.0.1:5432/postgres. One instance is also
+ * reached through the proxy, so both setups pay the same extra hop. The instances run a bundle of
+ * this checkout's sources, or of SCALE_SOURCE_ROOT's (another copy, say `git archive` of an earlier
+ * commit, for a before-and-after comparison).
  */
 const SETTLE_MS = 5_000;
 
@@ -53,8 +65,13 @@ export async function run(): Promise<void> {
   process.stdout.write(
     `machine: ${availableParallelism()} cores, ${Math.round(freemem() / 2 ** 20)} MB free, load average ${load()}\n` +
       `${SUBSCRIBERS} subscribers on ${SYMBOLS.length} symbols, upstream price change every ${TICK_MS} ms, ` +
-      `window ${WINDOW_S} s\n`,
+      `window ${WINDOW_S} s; instance settings ${JSON.stringify(INSTANCE_SETTINGS)}\n`,
   );
+  // A loaded machine, when asked for: processes that keep a core each busy until the end.
+  const busy = Array.from({ length: BUSY_PROCESSES }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+  if (busy.length) process.stdout.write(`${busy.length} busy-looping processes run beside the benchmark\n`);
   const upstream = await startScaleUpstream(SYMBOLS, TICK_MS);
   const command = await instanceCommand();
   const clients = scaleClients();
@@ -76,6 +93,7 @@ export async function run(): Promise<void> {
           notes.push(
             `${count} instance(s): connections per instance ${spread}; ${await relayState(instances)}`,
           );
+          notes.push(`${count} instance(s): ${await failuresOf(clients)}; ${saturation(row)}`);
           if (count > 1) rows.push(row, ...(await killOwner({ instances, upstream, clients, proxy, notes })));
           else rows.push(row);
           return row;
@@ -90,6 +108,7 @@ export async function run(): Promise<void> {
   } finally {
     await clients.stop();
     await upstream.close();
+    for (const child of busy) child.kill('SIGKILL');
   }
   process.stdout.write(`${table(rows.filter((r) => 'calls/min' in r))}\n`);
   const [one, many] = rows.filter((r) => 'calls/min' in r);
@@ -115,6 +134,7 @@ function instanceEnv(databaseUrl: string, upstream: ScaleUpstream): Record<strin
     WS_MAX_CONNECTIONS_PER_CLIENT: String(SUBSCRIBERS + 100),
     RATE_LIMIT_MAX: '1000000',
     PRICE_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+    ...INSTANCE_SETTINGS,
   };
 }
 
@@ -176,6 +196,36 @@ async function measureWindow(
     'bench CPU %': (((bench.user + bench.system) / 1000 / elapsed) * 100).toFixed(0),
     load: loadavg()[0]!.toFixed(2),
   };
+}
+
+/** Why subscribers' connection attempts failed (they were retried), most frequent first. */
+async function failuresOf(clients: Clients): Promise<string> {
+  const reasons = new Map<string, number>();
+  for (const log of await clients.collect())
+    for (const [why, n] of Object.entries(log.failedWith)) reasons.set(why, (reasons.get(why) ?? 0) + n);
+  if (reasons.size === 0) return 'no failed connection attempt';
+  const top = [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return `failed connection attempts (retried): ${top.map(([why, n]) => `${n} x ${why}`).join(', ')}`;
+}
+
+/**
+ * Whether the machine was the limit: the CPU the instances and the benchmark's process (upstream,
+ * proxy, clients) used in the window, against every core, and the load average (other processes too).
+ */
+function saturation(row: Row): string {
+  const cores = availableParallelism();
+  const instances = String(row['instance CPU %'])
+    .split('/')
+    .reduce((s, x) => s + Number(x), 0);
+  const used = instances + Number(row['bench CPU %']);
+  const load = Number(row.load);
+  const verdict =
+    used > 80 * cores
+      ? 'SATURATED by the benchmark itself: figures are bounded by the machine'
+      : load > cores
+        ? 'the machine was busy with other work (load above its cores): latency includes waiting for a core'
+        : 'the machine had room';
+  return `CPU used by instances + benchmark ${used.toFixed(0)} % of ${cores * 100} %, load ${load.toFixed(2)} on ${cores} cores: ${verdict}`;
 }
 
 /** What each instance says about its feeds (the engine's metrics, when it exports them). */
