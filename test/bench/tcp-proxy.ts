@@ -21,12 +21,14 @@ export async function startTcpProxy(backends: readonly number[]): Promise<TcpPro
     if (tries >= backends.length) return client.destroy();
     const port = backends[next++ % backends.length]!;
     const upstream = createConnection({ port, host: '127.0.0.1' });
-    upstream.once('error', () => {
-      // Refused before any byte went through: try the next backend; later, just drop both ends.
-      if (!upstream.bytesWritten && !upstream.bytesRead && client.readable) connect(client, tries + 1);
+    let connected = false;
+    upstream.on('error', () => {
+      // Refused (a killed instance): try the next backend; once connected, just drop both ends.
+      if (!connected && client.readable) connect(client, tries + 1);
       else client.destroy();
     });
     upstream.once('connect', () => {
+      connected = true;
       connections.set(port, (connections.get(port) ?? 0) + 1);
       open.add(upstream);
       upstream.once('close', () => open.delete(upstream));
