@@ -13,7 +13,7 @@ import type { TcpProxy } from './tcp-proxy.ts';
  * - takeover seen by the survivors: until their `vigil_price_feeds_owned` add up to every feed;
  * - takeover seen by the upstream: for each symbol only the victim was fetching just before the
  *   kill, until another instance fetched it (this can come up to a quote's cache age after the
- *   takeover: the new owner first serves the quote the victim fetched, from the shared cache);
+ *   takeover: the new owner may first serve the quote the victim fetched, from the shared cache);
  * - the survivors' subscribers' latency after the kill (a gap in their ticks would show here);
  * - the victim's subscribers: how many saw their socket close, reconnected through the proxy (to a
  *   survivor) and then received a new price; the survivors' subscribers: versions lost,

@@ -72,6 +72,10 @@ export async function run(): Promise<void> {
     spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
   );
   if (busy.length) process.stdout.write(`${busy.length} busy-looping processes run beside the benchmark\n`);
+  if (WINDOW_S * 1_000 < 2 * TICK_MS + GRACE_MS)
+    process.stdout.write(
+      `note: a window of ${WINDOW_S} s holds too few price changes (every ${TICK_MS} ms; the last ${GRACE_MS} ms are left to arrive) for latency figures\n`,
+    );
   const upstream = await startScaleUpstream(SYMBOLS, TICK_MS);
   const command = await instanceCommand();
   const clients = scaleClients();
