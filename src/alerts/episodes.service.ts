@@ -132,7 +132,7 @@ export class AlertEpisodes implements EpisodeActions {
           open.map((e) => e.id),
           resolution,
         );
-        return this.#o.groups.endQuiet(tx, alert, now);
+        return this.#o.groups.endQuiet(tx, alert, now, resolution);
       }
       return this.#resolve(tx, alert, [target.episodeId], resolution);
     });
@@ -206,7 +206,7 @@ export class AlertEpisodes implements EpisodeActions {
   ): Promise<number> {
     const ended = await resolveEpisodes(tx, ids, resolution);
     if (ended.length === 0) return 0;
-    if (alert.grouping) return this.#o.groups.endQuiet(tx, alert, resolution.at);
+    if (alert.grouping) return this.#o.groups.endQuiet(tx, alert, resolution.at, resolution);
     if (!alert.sendResolved) return 0;
     let deliveries = 0;
     for (const e of ended) deliveries += await this.#resolvedNotice(tx, alert, e, resolution.reason);

@@ -16,7 +16,7 @@ import type { AlertEvent } from './alert-event.model.ts';
 import { alertEventOfStored } from './alert-event.wire.ts';
 import { findAlert } from './alerts.repository.ts';
 import { deliverJob } from './delivery/delivery.jobs.ts';
-import { groupIncidentKey } from './episode.model.ts';
+import { groupIncidentKey, type ResolvedReason } from './episode.model.ts';
 import { flushAfterEvent, groupOf, repeatAfter } from './group.model.ts';
 import { flushGroupJob, flushGroupJobId } from './groups.jobs.ts';
 import {
@@ -105,10 +105,20 @@ export class AlertGroups {
 
   /**
    * Ends `alert`'s groups that are over (every episode of their events resolved, no event
-   * waiting); with `send_resolved`, each that had notified sends a `resolved` notice. Answers the
-   * deliveries stored (their jobs sent in `tx`).
+   * waiting); with `send_resolved`, each that had notified sends a `resolved` notice (`why`: its
+   * episodes cleared or timed out, or somebody resolved the group). Answers the deliveries stored
+   * (their jobs sent in `tx`).
    */
-  async endQuiet(tx: Executor, alert: Alert, now: Date): Promise<number> {
+  async endQuiet(
+    tx: Executor,
+    alert: Alert,
+    now: Date,
+    why: { readonly reason: ResolvedReason; readonly by: string | null; readonly note: string | null } = {
+      reason: 'cleared',
+      by: null,
+      note: null,
+    },
+  ): Promise<number> {
     let deliveries = 0;
     for (const group of await endQuietGroups(tx, alert, now)) {
       if (!alert.sendResolved || !group.notified) continue;
@@ -127,9 +137,7 @@ export class AlertGroups {
           startedAt: group.createdAt,
           resolvedAt: now,
           durationSeconds,
-          reason: 'cleared',
-          by: null,
-          note: null,
+          ...why,
         },
         at: now,
         groupId: group.id,
