@@ -201,7 +201,6 @@ function priceFeeds(
       database: o.database,
       instanceId: o.instanceId,
       pollIntervalMs: config.marketData.pollIntervalMs,
-      clock: o.clock,
       logger: o.logger.child({ component: 'price-relay' }),
       observer,
     });

@@ -12,7 +12,7 @@
  * `degraded`; said once in the log) until a round succeeds again. A single instance on the embedded
  * database has no coordinator: its hub polls as it always did.
  */
-import type { Scheduler, TimerHandle } from '../../platform/clock.ts';
+import { type Scheduler, systemClock, type TimerHandle } from '../../platform/clock.ts';
 import { type DatabaseHandle, notify } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/observability/logger.ts';
 import type { PriceUpdate } from '../hub/tick-updates.ts';
@@ -53,7 +53,11 @@ export interface FeedCoordinatorOptions {
   readonly database: DatabaseHandle;
   readonly instanceId: string;
   readonly pollIntervalMs: number;
-  readonly clock: Scheduler;
+  /**
+   * Timers of the rounds and the relay's batching: the system's by default, whatever clock the app
+   * runs on. Leases expire in database time, which a test's manual clock does not move.
+   */
+  readonly clock?: Scheduler;
   readonly logger: Logger;
   readonly observer?: RelayObserver;
 }
@@ -84,11 +88,16 @@ export class FeedCoordinator {
   #received = 0;
   /** The feed handed over at the last round (not taken back at once). */
   readonly #handedOver = new Set<string>();
+  /** Live instances at the last round (1 until one has run: alone until known otherwise). */
+  #liveInstances = 1;
   /** Wanted feeds no instance took at the last round. */
   #late = new Set<string>();
 
+  readonly #clock: Scheduler;
+
   constructor(options: FeedCoordinatorOptions) {
     this.#o = options;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** A lease's life: one poll interval, renewed every third of one (so two renewals may be late). */
@@ -115,8 +124,8 @@ export class FeedCoordinator {
   /** Gives up every lease (others take the feeds at once) and stops listening. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#o.clock.clearTimeout(this.#timer);
-    this.#o.clock.clearTimeout(this.#flushing);
+    this.#clock.clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#flushing);
     await this.#round?.catch(() => undefined);
     for (const feed of this.#feeds.values()) this.#stopUpstream(feed);
     await releaseLeases(this.#o.database.db, this.#o.instanceId).catch(() => undefined);
@@ -127,17 +136,18 @@ export class FeedCoordinator {
   join(key: string, instrument: Instrument, handle: FeedHandle): () => void {
     const feed: LocalFeed = { key, instrument, handle, stopUpstream: undefined };
     this.#feeds.set(key, feed);
-    if (this.#mode === 'degraded' || this.#stopped) this.#startUpstream(feed);
+    // Alone (as far as the last round knew), or not relaying: upstream at once, as a single
+    // instance always did; the next round takes the lease (or stops it, if another holds it).
+    if (this.#mode === 'degraded' || this.#stopped || this.#liveInstances <= 1) this.#startUpstream(feed);
     else this.#askLatest([key]);
     this.#schedule(0);
     return () => {
       if (this.#feeds.get(key) !== feed) return;
       this.#feeds.delete(key);
       this.#stopUpstream(feed);
-      if (this.#owned.delete(key)) {
-        // Given up at once: an instance that still wants it takes it at its next round.
-        void releaseLeases(this.#o.database.db, this.#o.instanceId, [key]).catch(() => undefined);
-      }
+      // Given up at the round this schedules (rounds run one at a time, so a feed joined again
+      // meanwhile is not given up): an instance that still wants it takes it at its next round.
+      if (this.#owned.delete(key)) this.#schedule(0);
     };
   }
 
@@ -168,8 +178,8 @@ export class FeedCoordinator {
       if (delay === 0) this.#again = true;
       return;
     }
-    this.#o.clock.clearTimeout(this.#timer);
-    this.#timer = this.#o.clock.setTimeout(() => {
+    this.#clock.clearTimeout(this.#timer);
+    this.#timer = this.#clock.setTimeout(() => {
       this.#round = this.#runRound().finally(() => {
         this.#round = undefined;
         const again = this.#again;
@@ -222,6 +232,7 @@ export class FeedCoordinator {
       }
       this.#late = new Set(unowned.filter((u) => !taken.includes(u.key)).map((u) => u.key));
       this.#owned = new Set([...state.owned, ...taken].filter((k) => !this.#handedOver.has(k)));
+      this.#liveInstances = state.liveInstances;
       if (this.#mode === 'degraded') {
         this.#mode = 'relayed';
         this.#o.logger.info('price relay back: feeds are shared between instances again');
@@ -269,7 +280,7 @@ export class FeedCoordinator {
   /** Sends what waits in the outbox soon (updates that happen together go in one NOTIFY). */
   #flushSoon(): void {
     if (this.#flushing !== undefined) return;
-    this.#flushing = this.#o.clock.setTimeout(() => {
+    this.#flushing = this.#clock.setTimeout(() => {
       this.#flushing = undefined;
       const updates = this.#outbox;
       const wanted = [...this.#wantedOut];

@@ -30,7 +30,7 @@ export interface RoundState {
 
 /**
  * Heartbeats, states what this instance wants (dropping what it no longer wants), renews its leases
- * of feeds still wanted anywhere and gives up the others; answers what the round found.
+ * of the feeds it still wants and gives up the others; answers what the round found.
  * `ttlMs`: a lease's life from now; `liveMs`: how old a heartbeat or interest may be to count.
  */
 export async function leaseRound(
@@ -65,10 +65,11 @@ export async function leaseRound(
     with fresh as (
       select distinct feed_key from ${priceFeedInterest} where seen_at > ${live}
     ), released as (
-      delete from ${priceFeedLeases} where owner = ${instance} and feed_key not in (select feed_key from fresh)
+      -- Feeds no longer wanted here are given up (an instance that wants one takes it).
+      delete from ${priceFeedLeases} where owner = ${instance} and not (feed_key = any(${sql.param(keys)}::text[]))
     ), renewed as (
       update ${priceFeedLeases} set expires_at = now() + make_interval(secs => ${ttlMs / 1_000}::float8)
-      where owner = ${instance} and feed_key in (select feed_key from fresh)
+      where owner = ${instance} and feed_key = any(${sql.param(keys)}::text[])
       returning feed_key
     )
     select (select array_agg(feed_key) from renewed) as owned,
