@@ -232,8 +232,9 @@ builder.subscriptionField('prices', (t) =>
     type: PriceTickRef,
     description:
       `Live prices for up to ${MAX_SYMBOLS_PER_REQUEST} symbols (equities, crypto pairs such as BTC/USDT, fx, indices). ` +
-      `Each symbol gets at most one update per intervalMs (${UPDATE_INTERVAL_MS.min} to ${UPDATE_INTERVAL_MS.max}), always its latest price. Unknown ` +
-      'symbols fail the subscription at start.',
+      `Each symbol gets at most one update per intervalMs (${UPDATE_INTERVAL_MS.min} to ${UPDATE_INTERVAL_MS.max}), always its latest price. A ` +
+      'subscription refused at start (an unknown symbol, the upstream budget spent: RATE_LIMITED) gets one ' +
+      'result whose error names the reason in extensions.code, then completes.',
     args: {
       symbols: t.arg.stringList({
         required: true,

@@ -173,6 +173,16 @@ export class MarketDataService {
     return { ...sourced, value: { ...withPriceChange(sourced.value), marketState } };
   }
 
+  /**
+   * The last quote of `instrument` this instance kept, even one whose lifetime has passed, or
+   * undefined: no provider is asked and nothing is charged. For a check that needs to know the
+   * instrument has a price and what it is called, not the price now (a price subscription's symbols:
+   * their prices come from the price hub).
+   */
+  lastKnownQuote(instrument: Instrument): Quote | undefined {
+    return this.#reads.lastKnown<Quote>('quote', instrument, '');
+  }
+
   /** Whether a provider with this id is configured and can answer `capability` for the instrument. */
   offers(providerId: string, capability: Capability, instrument?: Instrument): boolean {
     return this.#arbiter.eligible(capability, instrument).some((p) => p.id === providerId);

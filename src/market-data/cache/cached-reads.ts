@@ -74,6 +74,18 @@ export class CachedReads {
     this.#budget.admit(instrumentKey(instrument));
   }
 
+  /**
+   * The answer this instance last kept for `kind` of `instrument`, however old (see
+   * MarketDataCache.lastKnown), without asking anyone: free, but it counts against the operation's
+   * cap on instruments like any read.
+   */
+  lastKnown<T>(kind: CachedKind, instrument: Instrument, params: string): T | undefined {
+    const id = instrumentKey(instrument);
+    this.#budget.admit(id);
+    const kept = this.#cache.lastKnown(`${kind}|${id}|${params}`) as Uncached<T> | undefined;
+    return kept?.value;
+  }
+
   async read<T>(
     kind: CachedKind,
     instrument: Instrument | undefined,

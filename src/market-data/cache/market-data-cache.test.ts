@@ -253,4 +253,37 @@ describe('MarketDataCache', () => {
     await pending;
     expect(cache.has('k')).toBe(true);
   });
+
+  it('keeps what an expired entry said until a load replaces it, without counting a read', async () => {
+    let now = 0;
+    const cache = new MarketDataCache(() => now);
+    expect(cache.lastKnown('k')).toBeUndefined();
+    await cache.getOrLoad(
+      'k',
+      async () => 'first',
+      () => 1_000,
+    );
+    now += 5_000;
+    expect(cache.lastKnown('k')).toBe('first');
+    // A reload that fails, or one under way, leaves it readable.
+    await expect(
+      cache.getOrLoad(
+        'k',
+        async () => Promise.reject(new Error('down')),
+        () => 1_000,
+      ),
+    ).rejects.toThrow('down');
+    expect(cache.lastKnown('k')).toBe('first');
+    let finish: (value: string) => void = () => {};
+    const reload = cache.getOrLoad(
+      'k',
+      () => new Promise<string>((resolve) => (finish = resolve)),
+      () => 1_000,
+    );
+    expect(cache.lastKnown('k')).toBe('first');
+    finish('second');
+    await reload;
+    expect(cache.lastKnown('k')).toBe('second');
+    expect(cache.stats()).toMatchObject({ hits: 0, misses: 3 });
+  });
 });

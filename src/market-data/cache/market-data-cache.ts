@@ -80,7 +80,7 @@ export class MarketDataCache {
       this.#hits++;
       return { value: entry.value as T, hit: true, ageMs: now - entry.storedAt, ttlMs: entry.ttlMs };
     }
-    if (entry) this.#delete(key, entry);
+    // An expired entry stays until the load replaces it (lastKnown reads it meanwhile).
     let pending = this.#inFlight.get(key);
     const joined = pending !== undefined;
     if (!pending) {
@@ -110,6 +110,16 @@ export class MarketDataCache {
       ageMs: joined ? this.now() - loaded.storedAt : 0,
       ttlMs: loaded.ttlMs,
     };
+  }
+
+  /**
+   * The value kept under `key` whatever its age: fresh, or expired and not yet replaced, swept or
+   * evicted (an expired entry stays until a load replaces it or the sweep drops it). Loads nothing
+   * and counts neither a hit nor a miss: for a reader that needs to know what the answer said (a
+   * symbol's name, that it has a price), not what it says now.
+   */
+  lastKnown(key: string): unknown {
+    return this.#entries.get(key)?.value;
   }
 
   /** Whether `key` would be answered without a load: a fresh entry, or a load already under way. */

@@ -17,9 +17,17 @@ export interface ResolvedSymbol {
 
 /**
  * Reads the symbols of a price subscription the way every surface reads them (resolveInstrument:
- * `BTC`, `BTCUSDT`, `BTC-USD` and `btc/usdt` are crypto pairs) and proves each has a price now (one
- * cached quote), so an unknown symbol is refused up front instead of producing a silent stream.
+ * `BTC`, `BTCUSDT`, `BTC-USD` and `btc/usdt` are crypto pairs) and proves each has a price (one
+ * quote), so an unknown symbol is refused up front instead of producing a silent stream.
  * `assetClass` is the one the client named, if any.
+ *
+ * The proof is the last quote this instance kept, however old, and only a symbol without one is
+ * quoted. The subscriber's prices come from the hub, so the check needs a name and a price that
+ * existed, not the price now; and a quote read is charged to the client's upstream budget when it
+ * misses the cache. A crowd of subscribers behind one address (a proxy, a NAT) is one client: each
+ * that checked a followed symbol in the moment its cached quote had expired, before the feed's
+ * next poll, cost an upstream call, and once the client's share was spent, subscribers of feeds
+ * that run anyway were refused with RATE_LIMITED.
  */
 export async function resolveStreamable(
   marketData: MarketDataService,
@@ -45,7 +53,7 @@ export async function resolveStreamable(
   }
   return Promise.all(
     [...byKey.values()].map(async ({ instrument, requested }) => {
-      const { value: quote } = await marketData.quote(instrument);
+      const quote = marketData.lastKnownQuote(instrument) ?? (await marketData.quote(instrument)).value;
       return {
         instrument,
         requested,
