@@ -148,11 +148,18 @@ class Subscriber {
         }
         const message = JSON.parse(text) as {
           type: string;
-          payload?: { data?: { prices?: { seq: number; price: number; snapshot: boolean } } };
+          payload?: {
+            data?: { prices?: { seq: number; price: number; snapshot: boolean } } | null;
+            errors?: Array<{ extensions?: { code?: string } }>;
+          };
         };
         const tick = message.payload?.data?.prices;
         if (message.type !== 'next' || !tick) {
-          if (message.type === 'error' || message.type === 'complete') fail(text.slice(0, 120));
+          // A subscription refused at start gets a result with its error, then `complete`: the
+          // error says why (its code first), the `complete` after it nothing more.
+          const errors = message.type === 'next' ? message.payload?.errors : undefined;
+          if (errors?.length) fail(`${errors[0]?.extensions?.code ?? 'error'}: ${text.slice(0, 160)}`);
+          else if (message.type === 'error' || message.type === 'complete') fail(text.slice(0, 120));
           return;
         }
         const at = now();
