@@ -117,6 +117,14 @@ export class MarketDataService {
     return this.#reads.withinOperation(clientId, run, priority);
   }
 
+  /**
+   * Runs `run` as the server's own work even when a client operation started it (a price feed the
+   * first subscriber opened serves every subscriber after): not capped, not charged to the client.
+   */
+  outsideOperation<T>(run: () => T): T {
+    return this.#reads.outsideOperation(run);
+  }
+
   /** Can any configured provider answer `capability` for this instrument? */
   supports(capability: Capability, instrument?: Instrument): boolean {
     return this.#arbiter.eligible(capability, instrument).length > 0;

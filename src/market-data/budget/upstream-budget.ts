@@ -70,6 +70,14 @@ export class UpstreamBudget {
     return result;
   }
 
+  /**
+   * Runs `run` as the server's own work, outside the client operation it was started from (the
+   * hub's feed, which outlives the subscriber that started it): neither capped nor charged.
+   */
+  outsideOperation<T>(run: () => T): T {
+    return this.#storage.exit(run);
+  }
+
   /** Counts an instrument against the current operation's cap (cache hits included). */
   admit(instrumentKey: string): void {
     const scope = this.#current();

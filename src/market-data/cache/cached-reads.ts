@@ -69,6 +69,11 @@ export class CachedReads {
     return this.#budget.runOperation(clientId, run, priority);
   }
 
+  /** Runs `run` as the server's own work, outside the current client operation (see UpstreamBudget). */
+  outsideOperation<T>(run: () => T): T {
+    return this.#budget.outsideOperation(run);
+  }
+
   /** Counts the instrument against the running operation's cap (for a read that bypasses the cache). */
   admit(instrument: Instrument): void {
     this.#budget.admit(instrumentKey(instrument));

@@ -182,10 +182,16 @@ export class PriceHub {
     this.#publish(key, feed, update, true);
   }
 
+  /**
+   * Polls or streams the feed upstream: the server's own work, whichever subscriber's operation
+   * started it (its first poll is not charged to that client's budget).
+   */
   #startUpstream(key: string, feed: Feed): void {
-    const stream = this.marketData.liveStream(feed.instrument);
-    if (stream) this.#startStream(key, feed, stream);
-    else this.#startPolling(key, feed);
+    this.marketData.outsideOperation(() => {
+      const stream = this.marketData.liveStream(feed.instrument);
+      if (stream) this.#startStream(key, feed, stream);
+      else this.#startPolling(key, feed);
+    });
   }
 
   #startStream(key: string, feed: Feed, stream: LiveStream): void {
