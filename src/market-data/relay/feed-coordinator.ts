@@ -2,10 +2,10 @@
  * Price feeds shared by the instances on one Postgres database. For each feed wanted anywhere, one
  * instance holds its lease (feed-leases.repository.ts) and polls or streams it upstream; it relays
  * every update through NOTIFY (relay-wire.ts) and the other instances serve their subscribers
- * from the relayed ticks. Every third of a poll interval each instance states what it wants, renews
- * its leases (a lease lives one poll interval) and takes the free ones it wants within its fair
- * share (feed-share.rules.ts); a feed whose owner died is taken at once by an instance that wants
- * it, so it has an owner again within about 1.4 poll intervals (two at most). A follower's new subscriber gets the owner's
+ * from the relayed ticks. Every quarter of a poll interval each instance states what it wants,
+ * renews its leases (a lease lives one poll interval) and takes the free ones it wants within its
+ * fair share (feed-share.rules.ts); a feed whose owner died is taken at once by an instance that
+ * wants it, so it has an owner again within about 1.3 poll intervals (two at most). A follower's new subscriber gets the owner's
  * latest update as its snapshot (asked over the relay).
  *
  * When the database or the relay fails, each instance polls its own feeds (the relay is
@@ -100,7 +100,7 @@ export class FeedCoordinator {
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** A lease's life: one poll interval, renewed every third of one (so two renewals may be late). */
+  /** A lease's life: one poll interval, renewed every quarter of one (so three renewals may be late). */
   get #ttlMs(): number {
     return this.#o.pollIntervalMs;
   }
@@ -184,7 +184,7 @@ export class FeedCoordinator {
         this.#round = undefined;
         const again = this.#again;
         this.#again = false;
-        this.#schedule(again ? 0 : Math.round(this.#o.pollIntervalMs / 3));
+        this.#schedule(again ? 0 : Math.round(this.#o.pollIntervalMs / 4));
       });
     }, delay);
   }
@@ -205,7 +205,7 @@ export class FeedCoordinator {
         owned: state.owned.length,
         wanted: state.wanted,
         liveInstances: state.liveInstances,
-        graceMs: this.#o.pollIntervalMs / 3,
+        graceMs: this.#o.pollIntervalMs / 4,
       });
       const taken = await takeLeases(
         database.db,

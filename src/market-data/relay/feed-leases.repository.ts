@@ -52,7 +52,9 @@ export async function leaseRound(
     insert into ${priceFeedInterest} (feed_key, instance, instrument, seen_at)
     select k, ${instance}, i::jsonb, now()
     from unnest(${sql.param(keys)}::text[], ${sql.param(wanted.map((w) => JSON.stringify(w.instrument)))}::text[]) as w(k, i)
-    on conflict (feed_key, instance) do update set seen_at = now()`);
+    on conflict (feed_key, instance) do update set seen_at = now()
+      -- Written again only once half its life has gone: most rounds change no row.
+      where ${priceFeedInterest.seenAt} < now() - make_interval(secs => ${liveMs / 2_000}::float8)`);
   const live = sql`now() - make_interval(secs => ${liveMs / 1_000}::float8)`;
   const [counts] = await queryRows<{
     owned: string[] | null;
