@@ -277,7 +277,7 @@ export class FeedCoordinator {
     if (keys.length > 0) this.#flushSoon();
   }
 
-  /** Sends what waits in the outbox soon (updates that happen together go in one NOTIFY). */
+  /** Sends what waits in the outbox at the next turn (updates published in one turn go in one NOTIFY). */
   #flushSoon(): void {
     if (this.#flushing !== undefined) return;
     this.#flushing = this.#clock.setTimeout(() => {
@@ -287,7 +287,7 @@ export class FeedCoordinator {
       this.#outbox = [];
       this.#wantedOut.clear();
       void this.#send(updates, wanted);
-    }, 2);
+    }, 0);
   }
 
   async #send(updates: readonly RelayedUpdate[], wanted: readonly string[]): Promise<void> {
