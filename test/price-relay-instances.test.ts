@@ -202,7 +202,7 @@ describe.skipIf(!serverUrl)('price feeds shared by three instances on one Postgr
       apps.map(async (a) => {
         const { body } = await graphql<{ serverInfo: { priceRelay: Record<string, unknown> } }>(
           a.app,
-          '{ serverInfo { priceRelay { mode instanceId feedsOwned feedsFollowed ticksRelayedSent ticksRelayedReceived } } }',
+          '{ serverInfo { priceRelay { mode instanceId feedsOwned feedsFollowed ticksRelayedSent ticksRelayedReceived relayLagMs } } }',
         );
         expect(body.errors).toBeUndefined();
         return body.data!.serverInfo.priceRelay;
@@ -210,8 +210,12 @@ describe.skipIf(!serverUrl)('price feeds shared by three instances on one Postgr
     );
     expect(infos.map((i) => i.mode)).toEqual(['RELAYED', 'RELAYED', 'RELAYED']);
     expect(new Set(infos.map((i) => i.instanceId)).size).toBe(apps.length);
-    for (const info of infos)
+    for (const info of infos) {
       expect(Number(info.feedsOwned) + Number(info.feedsFollowed)).toBe(SYMBOLS.length);
+      // An instance that was relayed updates says how late they came.
+      if (Number(info.ticksRelayedReceived) > 0) expect(info.relayLagMs).toEqual(expect.any(Number));
+    }
+    expect(infos.some((i) => Number(i.ticksRelayedReceived) > 0)).toBe(true);
   });
 
   it('hands a stopped owner’s feeds to another instance within two poll intervals; subscribers go on', async () => {

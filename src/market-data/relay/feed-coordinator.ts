@@ -42,6 +42,8 @@ export interface RelayStats {
   readonly followed: number;
   readonly sent: number;
   readonly received: number;
+  /** Recent relay lag (an exponential average over received updates), ms; null before any. */
+  readonly lagMs: number | null;
 }
 
 export interface RelayObserver {
@@ -88,6 +90,7 @@ export class FeedCoordinator {
   #received = 0;
   /** The feed handed over at the last round (not taken back at once). */
   readonly #handedOver = new Set<string>();
+  #lagMs: number | null = null;
   /** Live instances at the last round (1 until one has run: alone until known otherwise). */
   #liveInstances = 1;
   /** Wanted feeds no instance took at the last round. */
@@ -168,6 +171,7 @@ export class FeedCoordinator {
       followed: this.#feeds.size - owned,
       sent: this.#sent,
       received: this.#received,
+      lagMs: this.#lagMs === null ? null : Math.round(this.#lagMs * 10) / 10,
     };
   }
 
@@ -312,7 +316,9 @@ export class FeedCoordinator {
       // Followed here: the owner's update. (Owned here: another instance's late word, ignored.)
       if (!feed || feed.stopUpstream) continue;
       received++;
-      this.#o.observer?.lag(Math.max(0, now - sentAt) / 1_000);
+      const lag = Math.max(0, now - sentAt);
+      this.#lagMs = this.#lagMs === null ? lag : this.#lagMs * 0.9 + lag * 0.1;
+      this.#o.observer?.lag(lag / 1_000);
       feed.handle.relayed(update);
     }
     this.#received += received;

@@ -10,6 +10,7 @@ interface PriceRelayView {
   readonly feedsFollowed: number;
   readonly ticksRelayedSent: number;
   readonly ticksRelayedReceived: number;
+  readonly relayLagMs: number | null;
 }
 
 const PriceRelayModeEnum = builder.enumType('PriceRelayMode', {
@@ -48,6 +49,11 @@ const PriceRelayRef = builder.objectRef<PriceRelayView>('PriceRelay').implement(
     ticksRelayedSent: t.exposeInt('ticksRelayedSent', {
       description: 'Updates this instance relayed to the others since it started.',
     }),
+    relayLagMs: t.exposeFloat('relayLagMs', {
+      nullable: true,
+      description:
+        "Recent time from a feed owner's relaying of an update to its receipt here, in ms (an exponential average); null before any update was relayed here.",
+    }),
     ticksRelayedReceived: t.exposeInt('ticksRelayedReceived', {
       description: 'Updates relayed to this instance (and served to its subscribers) since it started.',
     }),
@@ -70,6 +76,7 @@ builder.objectField(ServerInfoRef, 'priceRelay', (t) =>
           feedsFollowed: 0,
           ticksRelayedSent: 0,
           ticksRelayedReceived: 0,
+          relayLagMs: null,
         };
       return {
         mode: stats.mode,
@@ -78,6 +85,7 @@ builder.objectField(ServerInfoRef, 'priceRelay', (t) =>
         feedsFollowed: stats.followed,
         ticksRelayedSent: stats.sent,
         ticksRelayedReceived: stats.received,
+        relayLagMs: stats.lagMs,
       };
     },
   }),
