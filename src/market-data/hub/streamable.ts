@@ -51,7 +51,9 @@ export async function resolveStreamable(
     if (entry) entry.requested.push(written);
     else byKey.set(key, { instrument, requested: [written] });
   }
-  return Promise.all(
+  // Every check ends before the answer (allSettled, not all): a check still waiting on the cache
+  // when another is refused would otherwise outlive the client's operation and go upstream uncharged.
+  const checked = await Promise.allSettled(
     [...byKey.values()].map(async ({ instrument, requested }) => {
       const quote = marketData.lastKnownQuote(instrument) ?? (await marketData.quote(instrument)).value;
       return {
@@ -62,6 +64,9 @@ export async function resolveStreamable(
       };
     }),
   );
+  const failed = checked.find((c) => c.status === 'rejected');
+  if (failed) throw failed.reason;
+  return checked.map((c) => (c as PromiseFulfilledResult<ResolvedSymbol>).value);
 }
 
 /** Does what a client wrote (`btc`, `BTC-USDT`, `BTC/USDT`, `aapl`) name this instrument? */
