@@ -241,15 +241,20 @@ export class FeedCoordinator {
         this.#mode = 'relayed';
         this.#o.logger.info('price relay back: feeds are shared between instances again');
       }
-      this.#reconcile();
+      this.#reconcile(new Set(wanted.map((w) => w.key)));
     } catch (error) {
       this.#degrade(error);
     }
   }
 
-  /** Upstream runs here for the feeds this instance holds, and only for them. */
-  #reconcile(): void {
+  /**
+   * Upstream runs here for the feeds this instance holds, and only for them. Only the feeds the
+   * round asked about (`asked`) are settled: one joined while the round ran may have started
+   * upstream already, and the next round (scheduled by its join) settles it.
+   */
+  #reconcile(asked: ReadonlySet<string>): void {
     for (const feed of this.#feeds.values()) {
+      if (!asked.has(feed.key)) continue;
       const own = this.#owned.has(feed.key);
       if (own && !feed.stopUpstream) this.#startUpstream(feed);
       else if (!own && feed.stopUpstream) this.#stopUpstream(feed);
