@@ -1,9 +1,9 @@
-import { AppError, isAppError, ValidationError } from '../platform/errors.ts';
+import { AppError, ValidationError } from '../platform/errors.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from '../platform/http/body.ts';
 import type { RouteContext, RouteHandler } from '../platform/http/http-routes.ts';
-import { errorResponse, json } from '../platform/http/responses.ts';
+import { json } from '../platform/http/responses.ts';
 import type { HostInfo, ModuleRoute } from '../platform/module.ts';
-import { type RouteOperation, runRouteOperation } from '../platform/rest/operation-route.ts';
+import { operationHandler, type RouteOperation } from '../platform/rest/operation-route.ts';
 import { checkedWireAlert } from './alert-input.wire.ts';
 import { REDELIVER_ALERT, type RedeliveryData, redeliveryWire } from './alert-redelivery.wire.ts';
 import {
@@ -50,20 +50,10 @@ function operationRoute<Data>(
   variables: (request: Request, context: RouteContext) => Variables | Promise<Variables>,
   respond: (data: Data, context: RouteContext) => Response,
 ): OperationRoute {
-  const build =
-    (host: HostInfo): RouteHandler =>
-    async (request, context) => {
-      let op: RouteOperation;
-      try {
-        op = { document, variables: await variables(request, context) };
-      } catch (error) {
-        if (isAppError(error)) return errorResponse(error, host.errors);
-        throw error;
-      }
-      const outcome = await runRouteOperation<Data>(host, op, request, context);
-      return outcome.ok ? respond(outcome.data, context) : outcome.response;
-    };
-  return { document, build };
+  return {
+    document,
+    build: operationHandler<Data>(document, variables, (data, _request, context) => respond(data, context)),
+  };
 }
 
 /** The JSON object body, bounded; refused as 400, 413 or 415 like the tool routes' bodies. */

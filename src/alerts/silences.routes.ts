@@ -1,9 +1,9 @@
-import { AppError, isAppError, ValidationError } from '../platform/errors.ts';
+import { AppError, ValidationError } from '../platform/errors.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonObject } from '../platform/http/body.ts';
 import type { RouteContext, RouteHandler } from '../platform/http/http-routes.ts';
-import { errorResponse, json } from '../platform/http/responses.ts';
+import { json } from '../platform/http/responses.ts';
 import type { HostInfo, ModuleRoute } from '../platform/module.ts';
-import { type RouteOperation, runRouteOperation } from '../platform/rest/operation-route.ts';
+import { operationHandler, type RouteOperation } from '../platform/rest/operation-route.ts';
 import { checkedWireSilence } from './silence-input.wire.ts';
 import {
   CREATE_SILENCE,
@@ -28,17 +28,7 @@ function operationRoute<Data>(
   variables: (request: Request, context: RouteContext) => Variables | Promise<Variables>,
   respond: (data: Data) => Response,
 ): (host: HostInfo) => RouteHandler {
-  return (host) => async (request, context) => {
-    let op: RouteOperation;
-    try {
-      op = { document, variables: await variables(request, context) };
-    } catch (error) {
-      if (isAppError(error)) return errorResponse(error, host.errors);
-      throw error;
-    }
-    const outcome = await runRouteOperation<Data>(host, op, request, context);
-    return outcome.ok ? respond(outcome.data) : outcome.response;
-  };
+  return operationHandler<Data>(document, variables, (data) => respond(data));
 }
 
 const pathId = (context: RouteContext) => ({ silence_id: context.params.silence_id ?? '' });

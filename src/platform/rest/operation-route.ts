@@ -1,5 +1,6 @@
 import type { ErrorTable } from '../errors.ts';
-import type { RouteContext } from '../http/http-routes.ts';
+import { isAppError } from '../errors.ts';
+import type { RouteContext, RouteHandler } from '../http/http-routes.ts';
 import { errorResponse } from '../http/responses.ts';
 import type { OperationRunner } from '../operations/runner.ts';
 import type { ToolFailure } from '../operations/tool.ts';
@@ -61,5 +62,31 @@ export function operationFailure(
     code: typeof code === 'string' ? code : 'INTERNAL',
     message: error?.message ?? 'the operation returned no data',
     ...(Object.keys(details).length ? { details } : {}),
+  };
+}
+
+/**
+ * A route that answers from one GraphQL document: `variables` reads the request (a refusal it
+ * throws, such as a bad query parameter, is answered with its code, before anything runs), the
+ * document runs as the caller (runRouteOperation), and `respond` maps its data to the wire.
+ */
+export function operationHandler<Data>(
+  document: string,
+  variables: (
+    request: Request,
+    context: RouteContext,
+  ) => RouteOperation['variables'] | Promise<RouteOperation['variables']>,
+  respond: (data: Data, request: Request, context: RouteContext) => Response,
+): (host: RouteOperations) => RouteHandler {
+  return (host) => async (request, context) => {
+    let operation: RouteOperation;
+    try {
+      operation = { document, variables: await variables(request, context) };
+    } catch (error) {
+      if (isAppError(error)) return errorResponse(error, host.errors);
+      throw error;
+    }
+    const outcome = await runRouteOperation<Data>(host, operation, request, context);
+    return outcome.ok ? respond(outcome.data, request, context) : outcome.response;
   };
 }

@@ -1,10 +1,10 @@
 import { MAX_SYMBOLS_PER_REQUEST } from '../../market-data/limits.ts';
 import { ASSET_CLASSES } from '../../market-data/types.ts';
-import { isAppError, NotFoundError } from '../../platform/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import type { RouteContext, RouteHandler } from '../../platform/http/http-routes.ts';
-import { errorResponse, json } from '../../platform/http/responses.ts';
+import { json } from '../../platform/http/responses.ts';
 import type { HostInfo, ModuleRoute } from '../../platform/module.ts';
-import { type RouteOperation, runRouteOperation } from '../../platform/rest/operation-route.ts';
+import { operationHandler, type RouteOperation } from '../../platform/rest/operation-route.ts';
 import {
   DASHBOARD_STATS,
   type EventData,
@@ -49,20 +49,10 @@ function operationRoute<Data>(
   variables: (request: Request, context: RouteContext) => RouteOperation['variables'],
   respond: (data: Data, request: Request) => Response,
 ): OperationRoute {
-  const build =
-    (host: HostInfo): RouteHandler =>
-    async (request, context) => {
-      let op: RouteOperation;
-      try {
-        op = { document, variables: variables(request, context) };
-      } catch (error) {
-        if (isAppError(error)) return errorResponse(error, host.errors);
-        throw error;
-      }
-      const outcome = await runRouteOperation<Data>(host, op, request, context);
-      return outcome.ok ? respond(outcome.data, request) : outcome.response;
-    };
-  return { document, build };
+  return {
+    document,
+    build: operationHandler<Data>(document, variables, (data, request) => respond(data, request)),
+  };
 }
 
 /** The watchdog named in the path, in GraphQL's spelling; NOT_FOUND (404) for an unknown name. */
