@@ -18,7 +18,7 @@ const MAX_SUMMARY_CHARS = 500;
 const MAX_PARAMETERS_CHARS = 4_000;
 
 /**
- * Records the data tools' calls that carry a `sessionId` in that session, in one statement: the
+ * Records the data tools' calls that carry a `sessionId` in that session, in one transaction: the
  * session's counters (total, cache hits, count per query type, last access) move, the query record
  * is added with the session's new count as its sequence number, and the record this one pushes
  * out of the newest SESSION_MAX_QUERIES_PER_SESSION is dropped. The row lock the update takes
@@ -56,9 +56,14 @@ export class SessionTracker implements ToolCallRecorder {
     const known = call.cacheHit === null ? 0 : 1;
     const hit = call.cacheHit === true ? 1 : 0;
     const parameters = JSON.stringify(call.parameters);
-    const rows = await queryRows<{ total: number }>(
-      this.#o.database.db,
-      sql`
+    // Two statements in one transaction: the update's row lock orders concurrent calls, and the
+    // delete, a statement of its own, reads after the calls before this one committed. In one
+    // statement its snapshot was taken before it waited for that lock, so the record to drop,
+    // inserted by a call that committed meanwhile, was not seen and stayed.
+    return this.#o.database.db.transaction(async (tx) => {
+      const rows = await queryRows<{ id: string; total: number }>(
+        tx,
+        sql`
         with bumped as (
           update analysis_sessions set
             total_queries = total_queries + 1,
@@ -80,12 +85,15 @@ export class SessionTracker implements ToolCallRecorder {
             ${Math.max(0, call.durationMs)}::real, ${call.cacheHit}::boolean, ${now}::timestamptz
           from bumped
           returning seq
-        ), pruned as (
-          delete from analysis_session_queries q using bumped b
-          where q.session_id = b.id and q.seq = b.total_queries - ${this.#o.maxQueriesPerSession}::int
         )
-        select total_queries::int as total from bumped`,
-    );
-    return rows.length > 0;
+        select id, total_queries::int as total from bumped`,
+      );
+      const bumped = rows[0];
+      if (!bumped) return false;
+      await tx.execute(sql`
+        delete from analysis_session_queries
+        where session_id = ${bumped.id}::text and seq = ${Number(bumped.total) - this.#o.maxQueriesPerSession}::int`);
+      return true;
+    });
   }
 }
