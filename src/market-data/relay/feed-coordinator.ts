@@ -231,7 +231,7 @@ export class FeedCoordinator {
       });
       this.#handedOver.clear();
       if (handOver) {
-        await releaseLeases(database.db, instanceId, [handOver], { keepInterest: true });
+        await releaseLeases(database.db, instanceId, [handOver]);
         this.#handedOver.add(handOver);
       }
       this.#late = new Set(unowned.filter((u) => !taken.includes(u.key)).map((u) => u.key));

@@ -124,26 +124,15 @@ export async function takeLeases(
 }
 
 /**
- * Gives up this instance's leases of `keys` and its interest in them (`keepInterest`: the lease
- * only, the feed still wanted here), or, without keys, every lease, its interest and heartbeat.
+ * Gives up this instance's leases of `keys`, the feeds still wanted here (a hand-over: another
+ * instance that wants one takes it); without keys, every lease, its interest and its heartbeat (a stop).
  */
-export async function releaseLeases(
-  db: Executor,
-  instance: string,
-  keys?: readonly string[],
-  options: { readonly keepInterest?: boolean } = {},
-): Promise<void> {
+export async function releaseLeases(db: Executor, instance: string, keys?: readonly string[]): Promise<void> {
   if (keys) {
-    if (keys.length === 0) return;
-    if (options.keepInterest) {
+    if (keys.length > 0)
       await db.execute(
         sql`delete from ${priceFeedLeases} where owner = ${instance} and feed_key = any(${sql.param([...keys])}::text[])`,
       );
-      return;
-    }
-    await db.execute(sql`
-      with l as (delete from ${priceFeedLeases} where owner = ${instance} and feed_key = any(${sql.param([...keys])}::text[]))
-      delete from ${priceFeedInterest} where instance = ${instance} and feed_key = any(${sql.param([...keys])}::text[])`);
     return;
   }
   await db.execute(sql`
